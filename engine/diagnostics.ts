@@ -1,0 +1,89 @@
+/**
+ * Diagnostic codes: one table, keyed by code. Every problem a user can see (lint, test
+ * failures, runtime errors) is a Diagnostic with one of these codes; docs/diagnostics.md
+ * has one anchor per code, and `docsUrl(code)` links to it.
+ */
+import type { Diagnostic, Severity, SourceLocation } from './types';
+
+export interface DiagnosticCodeInfo {
+  severity: Severity;
+  /** One line saying what the code means, for docs and `--help`. */
+  title: string;
+}
+
+export const DIAGNOSTIC_CODES = {
+  // Loading
+  'policy-not-found': { severity: 'error', title: 'A policy file does not exist or cannot be read' },
+  'yaml-syntax': { severity: 'error', title: 'The file is not valid YAML' },
+  'yaml-duplicate-key': { severity: 'error', title: 'A mapping has the same key twice' },
+  'include-not-found': { severity: 'error', title: 'An included file or pack cannot be found' },
+  'include-cycle': { severity: 'error', title: 'Files include each other in a cycle' },
+  // Schema
+  'schema-unknown-key': { severity: 'error', title: 'A key the policy language does not have' },
+  'schema-required': { severity: 'error', title: 'A required key is missing' },
+  'schema-type': { severity: 'error', title: 'A value has the wrong type' },
+  'schema-enum': { severity: 'error', title: 'A value is not one of the allowed values' },
+  'schema-invalid': { severity: 'error', title: 'A value does not fit the policy schema' },
+  'outcome-missing': { severity: 'error', title: 'A rule has no outcome (deny, ask, allow, block, warn or context)' },
+  'outcome-multiple': { severity: 'error', title: 'A rule has more than one outcome' },
+  // Compiling
+  'unknown-event': { severity: 'error', title: 'An event name Claude Code does not have' },
+  'duplicate-rule-id': { severity: 'error', title: 'Two rules have the same id' },
+  'invalid-glob': { severity: 'error', title: 'A glob cannot be compiled' },
+  'invalid-regex': { severity: 'error', title: 'A regular expression cannot be compiled' },
+  'invalid-expression': { severity: 'error', title: 'A JSONata expression has a syntax error' },
+  'invalid-template': { severity: 'error', title: 'A template has an unclosed or empty placeholder' },
+  'unknown-agent': { severity: 'error', title: 'A rule names an agent or role the policy does not define' },
+  'role-cycle': { severity: 'error', title: 'Roles include each other in a cycle' },
+  // Running
+  'no-policy': { severity: 'error', title: 'The runner found no policy file to load' },
+  'event-malformed': { severity: 'error', title: 'The hook event on stdin is not a JSON object with hook_event_name' },
+  'event-unknown': { severity: 'info', title: 'An event name the runner does not know; it gives no opinion' },
+  'expression-error': { severity: 'error', title: 'A JSONata expression failed while evaluating an event' },
+  'fact-error': { severity: 'error', title: 'A file the policy reads could not be read' },
+  'deadline-exceeded': { severity: 'error', title: 'Evaluating the event took longer than deadline_ms' },
+  'outcome-unsupported': { severity: 'warning', title: 'A rule fired with an outcome its event cannot produce' },
+  'cache-error': { severity: 'warning', title: 'The compiled-policy cache could not be read or written' },
+  'log-error': { severity: 'warning', title: 'The decision log could not be written' },
+  'internal-error': { severity: 'error', title: 'An unexpected error inside the runner' },
+} as const satisfies Record<string, DiagnosticCodeInfo>;
+
+export type BuiltinDiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/**
+ * Builds a diagnostic for a known code at a location.
+ * @example diagnostic('unknown-event', 'Unknown event "PreTool"', loc, 'did you mean "PreToolUse"?')
+ */
+export function diagnostic(
+  code: BuiltinDiagnosticCode,
+  message: string,
+  at?: SourceLocation | { file: string },
+  hint?: string,
+): Diagnostic {
+  const d: Diagnostic = { code, severity: DIAGNOSTIC_CODES[code].severity, message };
+  if (at) {
+    d.file = at.file;
+    if ('line' in at) {
+      d.line = at.line;
+      d.column = at.column;
+    }
+  }
+  if (hint) d.hint = hint;
+  return d;
+}
+
+/** Renders `file:line:col: severity code: message (hint)` on one line. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.file ? `${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}: ` : '';
+  const hint = d.hint ? ` (${d.hint})` : '';
+  return `${where}${d.severity} ${d.code}: ${d.message}${hint}`;
+}
+
+/** Link to the docs anchor of a code. */
+export function docsUrl(code: string): string {
+  return `docs/diagnostics.md#${code}`;
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}

@@ -1,0 +1,311 @@
+/**
+ * The data that flows through the engine's pipeline:
+ * load (RawPolicy) -> validate -> compile (CompiledPolicy) -> evaluate (Decision) -> render (HookResponse).
+ * Everything here is plain data; CompiledPolicy and Decision are JSON-serializable.
+ */
+
+/** A 1-based position in a source file. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** One problem, whoever found it: the loader, the schema, lint, a test run or the runner. */
+export interface Diagnostic {
+  code: string;
+  severity: Severity;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  hint?: string;
+}
+
+// ---------------------------------------------------------------------------
+// Raw policy: what users write, mirrored from YAML.
+
+export type Outcome = 'deny' | 'ask' | 'allow' | 'block' | 'warn' | 'context';
+export const OUTCOMES: readonly Outcome[] = ['deny', 'ask', 'allow', 'block', 'warn', 'context'];
+
+export interface RawPolicyDoc {
+  version: 1;
+  include?: string[];
+  settings?: RawSettings;
+  agents?: RawAgents;
+  rules?: RawRule[];
+}
+
+export interface RawSettings {
+  on_error?: 'open' | 'closed';
+  bypass?: { env: string; values?: string[] };
+  log?: {
+    file?: string | false;
+    webhook?: { url: string; timeout_ms?: number; headers?: Record<string, string> };
+    record?: Array<Outcome | 'none' | 'error' | 'bypass'>;
+  };
+  /** Overall deadline for one evaluation, in ms. */
+  deadline_ms?: number;
+}
+
+export interface RawAgents {
+  identity?: string[];
+  strip_prefix?: string | string[];
+  main?: string;
+  roles?: Record<string, string[]>;
+}
+
+export interface RawLet {
+  newest?: string;
+  file?: string;
+  expr?: string;
+  extract?: string;
+  max_bytes?: number;
+  optional?: boolean;
+}
+
+export interface RawRequirement {
+  file: string;
+  min_bytes?: number;
+}
+
+export interface RawRule {
+  id: string;
+  description?: string;
+  on: string | string[];
+  tools?: string | string[];
+  agents?: string | string[];
+  match?: Record<string, string | string[]>;
+  paths?: { allow?: string[]; deny?: string[]; except?: string[] };
+  command?: string | string[];
+  when?: string;
+  only_if_exists?: string;
+  let?: Record<string, RawLet>;
+  require?: RawRequirement[];
+  log?: boolean;
+  deny?: string;
+  ask?: string;
+  allow?: string;
+  block?: string;
+  warn?: string;
+  context?: string;
+}
+
+/** Maps a JSON pointer into a loaded document back to where it was written. */
+export interface SourceMap {
+  file: string;
+  /** `part: 'key'` points at the key of a mapping entry, `'value'` (default) at its value. */
+  locate(pointer: string, part?: 'key' | 'value'): SourceLocation;
+}
+
+/** One loaded file, before validation. */
+export interface LoadedFile {
+  file: string;
+  hash: string;
+  doc: unknown;
+  map: SourceMap;
+  /** Name of the shipped pack when the file came from `include: [pack-name]`. */
+  pack?: string;
+  /** Resolved paths of the files this one includes, in order. */
+  includes: string[];
+  /** True for a file named on the command line / by config discovery (not included). */
+  root: boolean;
+}
+
+// ---------------------------------------------------------------------------
+// Compiled policy: what runs. Serializable; regular expressions are kept as sources.
+
+export interface CompiledPolicy {
+  format: 1;
+  /** Every file the policy was built from, with a content hash, for cache validation. */
+  sources: Array<{ file: string; hash: string }>;
+  settings: CompiledSettings;
+  agents: CompiledAgents;
+  rules: CompiledRule[];
+  index: RuleIndex;
+}
+
+export interface CompiledSettings {
+  onError: 'open' | 'closed';
+  bypasses: CompiledBypass[];
+  log: CompiledLog;
+  deadlineMs: number;
+}
+
+export interface CompiledBypass {
+  env: string;
+  values: string[];
+  source: SourceLocation;
+}
+
+export interface CompiledLog {
+  /** Project-relative or absolute path of the JSONL file; null when no file log. */
+  file: string | null;
+  webhook: { url: string; timeoutMs: number; headers: Record<string, string> } | null;
+  record: string[];
+}
+
+export interface CompiledAgents {
+  identity: string[];
+  stripPrefixes: string[];
+  main: string | null;
+  roles: Record<string, string[]>;
+  /** Every agent name the policy mentions (role members, main, names in rules). */
+  known: string[];
+}
+
+/** A regular expression kept as source + flags. */
+export interface RegexSource {
+  source: string;
+  flags: string;
+}
+
+export interface CompiledLet {
+  name: string;
+  kind: 'newest' | 'file' | 'expr';
+  /** Templated glob/path, or the jsonata expression for kind 'expr'. */
+  target: string;
+  extract: RegexSource | null;
+  maxBytes: number;
+  optional: boolean;
+}
+
+export interface CompiledRequirement {
+  /** Templated project-relative path or glob. */
+  file: string;
+  minBytes: number;
+}
+
+export interface CompiledPathFilter {
+  allow: RegexSource[] | null;
+  deny: RegexSource[] | null;
+  except: RegexSource[] | null;
+  /** The globs as written, for messages and explain. */
+  globs: { allow?: string[]; deny?: string[]; except?: string[] };
+}
+
+export interface CompiledRule {
+  id: string;
+  description?: string;
+  source: SourceLocation;
+  events: string[];
+  /** Tool filter: exact names and wildcard patterns; null = any tool (or not a tool event). */
+  tools: { names: string[]; patterns: RegexSource[] } | null;
+  /** Resolved agent names (roles expanded); null = any agent, including none. */
+  agents: string[] | null;
+  match: Array<{ field: string; patterns: RegexSource[] }>;
+  paths: CompiledPathFilter | null;
+  command: RegexSource[] | null;
+  when: string | null;
+  onlyIfExists: string | null;
+  lets: CompiledLet[];
+  requires: CompiledRequirement[];
+  outcome: Outcome;
+  message: string;
+  /** Index into settings.bypasses of the switch that turns this rule off, or null. */
+  bypass: number | null;
+  log: boolean;
+}
+
+/** Which rules can apply to an event and tool, in rule order, without scanning all rules. */
+export interface RuleIndex {
+  byEvent: Record<string, { byTool: Record<string, number[]>; patterned: number[]; anyTool: number[] }>;
+}
+
+// ---------------------------------------------------------------------------
+// Evaluation.
+
+/** A hook event as received on stdin. Parsing is tolerant: only hook_event_name is required. */
+export interface HookEvent {
+  hook_event_name: string;
+  [field: string]: unknown;
+}
+
+export interface FileFact {
+  /** Project-relative POSIX path (or absolute when outside the project). */
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * What the evaluator may ask of the world. The host layer implements it with the file
+ * system; tests implement it with in-memory data. All paths are project-relative POSIX.
+ */
+export interface Facts {
+  /** Files matching a project-relative glob, bounded in number. */
+  findFiles(glob: string): FileFact[];
+  /** 'file', 'dir' or null when the path does not exist. */
+  stat(path: string): 'file' | 'dir' | null;
+  /** At most maxBytes of a file as UTF-8, or null when it cannot be read. */
+  readText(path: string, maxBytes: number): string | null;
+}
+
+export interface EvaluationContext {
+  /** Absolute POSIX path of the project root. */
+  projectRoot: string;
+  env: Readonly<Record<string, string | undefined>>;
+  facts: Facts;
+}
+
+export interface RuleHit {
+  id: string;
+  outcome: Outcome;
+  message: string;
+  source: SourceLocation;
+  /** The paths that made a `paths` filter match, when it has one. */
+  paths?: string[];
+}
+
+export interface RequirementCheck {
+  file: string;
+  minBytes: number;
+  found: FileFact | null;
+  ok: boolean;
+}
+
+export type RuleStatus = 'fired' | 'not-matched' | 'bypassed' | 'error';
+
+export interface RuleTrace {
+  id: string;
+  source: SourceLocation;
+  status: RuleStatus;
+  /** For not-matched: the first condition that failed and why. */
+  failed?: { condition: string; detail: string };
+  requirements?: RequirementCheck[];
+  values?: Record<string, string>;
+  error?: Diagnostic;
+}
+
+export type FinalOutcome = 'deny' | 'ask' | 'allow' | 'block' | 'none';
+
+export interface Decision {
+  event: string;
+  agent: string | null;
+  tool: string | null;
+  outcome: FinalOutcome;
+  /** Messages of the rules that decided the outcome, joined. */
+  reason: string | null;
+  /** Rules whose outcome is the final outcome. */
+  decidedBy: RuleHit[];
+  /** Every rule that fired, in rule order. */
+  hits: RuleHit[];
+  contexts: string[];
+  warnings: string[];
+  /** Every rule considered, in rule order. */
+  trace: RuleTrace[];
+  bypass: { env: string; value: string; rules: string[] } | null;
+  errors: Diagnostic[];
+}
+
+// ---------------------------------------------------------------------------
+// Rendering.
+
+/** What the runner writes back to Claude Code. */
+export interface HookResponse {
+  stdout: string;
+  stderr: string;
+  exitCode: 0 | 2;
+}
