@@ -33,7 +33,7 @@ export const DIAGNOSTIC_CODES = {
   'invalid-regex': { severity: 'error', title: 'A regular expression cannot be compiled' },
   'invalid-expression': { severity: 'error', title: 'A JSONata expression has a syntax error' },
   'invalid-template': { severity: 'error', title: 'A template has an unclosed or empty placeholder' },
-  'unknown-agent': { severity: 'error', title: 'A rule names an agent or role the policy does not define' },
+  'unknown-agent': { severity: 'warning', title: 'A rule names an agent or role the policy does not define' },
   'role-cycle': { severity: 'error', title: 'Roles include each other in a cycle' },
   // Running
   'no-policy': { severity: 'error', title: 'The runner found no policy file to load' },

@@ -62,6 +62,8 @@ export interface RawLet {
   file?: string;
   expr?: string;
   extract?: string;
+  /** Dotted path of a field when the file is JSON. */
+  field?: string;
   max_bytes?: number;
   optional?: boolean;
 }
@@ -168,6 +170,7 @@ export interface CompiledLet {
   /** Templated glob/path, or the jsonata expression for kind 'expr'. */
   target: string;
   extract: RegexSource | null;
+  field: string | null;
   maxBytes: number;
   optional: boolean;
 }
@@ -248,6 +251,8 @@ export interface EvaluationContext {
   projectRoot: string;
   env: Readonly<Record<string, string | undefined>>;
   facts: Facts;
+  /** Milliseconds clock for deadline_ms; without it no deadline is enforced. */
+  now?: () => number;
 }
 
 export interface RuleHit {
