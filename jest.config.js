@@ -5,4 +5,5 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }] },
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
 };
