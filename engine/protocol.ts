@@ -153,7 +153,9 @@ export function outcomeSupport(event: string, outcome: Outcome): OutcomeSupport 
       const via = p.permission.channel === 'permission-decision'
         ? `hookSpecificOutput.permissionDecision "${outcome}"`
         : `hookSpecificOutput.decision.behavior "${outcome}"`;
-      const audience: Audience = outcome === 'deny' ? p.blockAudience : 'user';
+      // PermissionRequest's allow has no message field: its text reaches nobody.
+      const audience: Audience = outcome === 'deny' ? p.blockAudience
+        : p.permission.channel === 'permission-behavior' ? 'nowhere' : 'user';
       return { supported: true, audience, via };
     }
     case 'block':

@@ -1,0 +1,136 @@
+/**
+ * Render: a Decision (or a failure to reach one) becomes what the runner writes back to
+ * Claude Code, as the event's row in protocol.ts allows. Nothing is pretended: an
+ * outcome the event cannot produce, a context that cannot reach the model and every
+ * runtime problem are reported as warnings (systemMessage where shown, stderr always).
+ */
+import { outcomeSupport, protocolFor, type EventProtocol } from './protocol';
+import type { Decision, Diagnostic, HookResponse, Outcome } from './types';
+import { PREFIX, describeProblems } from './render/messages';
+import { emptyOutput, showsSystemMessage, writeOutput, type Output } from './render/output';
+
+export interface RenderOptions {
+  onError: 'open' | 'closed';
+}
+
+/**
+ * The response for a decision: permission decision, block, contexts and warnings through
+ * the channels of the decision's event.
+ * @example renderResponse({ ...decision, event: 'Stop', outcome: 'block', reason: 'tests fail' }, { onError: 'open' })
+ *   // { stdout: '{"decision":"block","reason":"tests fail"}\n', stderr: '', exitCode: 0 }
+ */
+export function renderResponse(decision: Decision, options: RenderOptions): HookResponse {
+  const p = protocolOrFallback(decision.event);
+  const out: Output = emptyOutput();
+  applyOutcome(out, p, decision);
+  applyContexts(out, p, decision);
+  out.warnings = [...decision.warnings];
+  if (decision.warnings.length > 0 && !showsSystemMessage(p)) {
+    for (const id of ruleIds(decision, 'warn')) out.problems.push(`${PREFIX}rule ${id}: warn cannot be shown on ${p.event}; it went to stderr only`);
+  }
+  for (const d of decision.errors.filter((e) => e.severity === 'warning')) out.problems.push(describeProblems([d]));
+  const errors = decision.errors.filter((e) => e.severity === 'error');
+  if (errors.length > 0) applyErrors(out, p, errors, options.onError);
+  return writeOutput(p, out);
+}
+
+/**
+ * The response when the runner could not decide at all (malformed stdin, broken policy,
+ * deadline): on_error decides, and the failure is always visible. eventName is null when
+ * stdin was unreadable.
+ * @example renderFailure('PreToolUse', [diagnostic('no-policy', 'no policy file')], 'closed')
+ *   // permissionDecision "deny", reason "hookpolicy: error no-policy: no policy file (failing closed: ...)"
+ */
+export function renderFailure(eventName: string | null, problems: Diagnostic[], onError: 'open' | 'closed'): HookResponse {
+  const p = protocolOrFallback(eventName ?? 'the event');
+  const out: Output = emptyOutput();
+  const errors = problems.filter((d) => d.severity === 'error');
+  const warnings = problems.filter((d) => d.severity === 'warning');
+  for (const d of warnings) out.problems.push(describeProblems([d]));
+  if (errors.length > 0) {
+    const unchecked = 'the event was not checked';
+    if (onError === 'open') {
+      out.problems.push(describeProblems(errors, `failing open: ${unchecked}`));
+    } else if (canStop(p)) {
+      const text = describeProblems(errors, `failing closed: ${unchecked}`);
+      stop(out, p, text);
+      out.problems.push(text);
+    } else {
+      const name = eventName ?? 'an unreadable event';
+      out.problems.push(describeProblems(errors, `failing closed, but ${name} cannot be blocked: ${unchecked}`));
+    }
+  }
+  return writeOutput(p, out);
+}
+
+function applyOutcome(out: Output, p: EventProtocol, decision: Decision): void {
+  const outcome = decision.outcome;
+  if (outcome === 'none') return;
+  if (!outcomeSupport(p.event, outcome).supported) {
+    const hint = outcome === 'deny' && p.block ? ' (use block)' : '';
+    for (const id of ruleIds(decision, outcome)) {
+      out.problems.push(`${PREFIX}rule ${id}: ${outcome} is not supported on ${p.event}, so it was not applied${hint}`);
+    }
+    return;
+  }
+  const reason = decision.reason ?? `${PREFIX}${outcome} by rule ${ruleIds(decision, outcome).join(', ')}`;
+  if (outcome === 'block') stop(out, p, reason);
+  else out.permission = { decision: outcome, reason: decision.reason };
+}
+
+function applyContexts(out: Output, p: EventProtocol, decision: Decision): void {
+  if (decision.contexts.length === 0) return;
+  if (outcomeSupport(p.event, 'context').supported) {
+    out.contexts = [...decision.contexts];
+    return;
+  }
+  for (const id of ruleIds(decision, 'context')) out.problems.push(`${PREFIX}rule ${id}: context cannot reach the model on ${p.event}`);
+}
+
+function applyErrors(out: Output, p: EventProtocol, errors: Diagnostic[], onError: 'open' | 'closed'): void {
+  if (onError === 'open') {
+    out.problems.push(describeProblems(errors, 'failing open'));
+    return;
+  }
+  if (!canStop(p)) {
+    out.problems.push(describeProblems(errors, `failing closed, but ${p.event} cannot be blocked`));
+    return;
+  }
+  const text = describeProblems(errors, 'failing closed');
+  const earlier = out.permission?.decision === 'deny' ? out.permission.reason : out.block;
+  stop(out, p, earlier ? `${earlier}\n${text}` : text);
+  out.problems.push(text);
+}
+
+/** Writes a refusal: a permission deny where the event has one, else its block channel. */
+function stop(out: Output, p: EventProtocol, reason: string): void {
+  if (p.permission) out.permission = { decision: 'deny', reason };
+  else out.block = reason;
+}
+
+function canStop(p: EventProtocol): boolean {
+  return !p.unsupported && (p.permission !== null || p.block !== null);
+}
+
+/** Ids of the rules that fired with an outcome; a placeholder when the decision names none. */
+function ruleIds(decision: Decision, outcome: Outcome): string[] {
+  const ids = decision.hits.filter((h) => h.outcome === outcome).map((h) => h.id);
+  const decided = decision.decidedBy.filter((h) => h.outcome === outcome).map((h) => h.id);
+  const all = [...new Set([...decided, ...ids])];
+  return all.length > 0 ? all : ['(unnamed)'];
+}
+
+/** Events the table does not know can still show a systemMessage; nothing else is assumed. */
+function protocolOrFallback(event: string): EventProtocol {
+  return protocolFor(event) ?? {
+    event,
+    matcherField: null,
+    tool: false,
+    permission: null,
+    block: null,
+    blockAudience: 'nowhere',
+    context: false,
+    systemMessage: 'user',
+    jsonDiscarded: false,
+  };
+}
