@@ -1,0 +1,81 @@
+/**
+ * The evaluate stage: one hook event and the compiled policy in, one Decision out, with
+ * a trace of every rule considered. Pure: the world is reached only through ctx.facts.
+ */
+import { diagnostic } from './diagnostics';
+import { protocolFor } from './protocol';
+import { candidateRules } from './rule-index';
+import type { CompiledPolicy, CompiledRule, Decision, EvaluationContext, HookEvent } from './types';
+import { resolveAgent } from './evaluate/agent';
+import { combineHits } from './evaluate/combine';
+import { evaluateRule } from './evaluate/rule';
+import { EventScope } from './evaluate/scope';
+
+/**
+ * Evaluates every candidate rule for `event` in policy order and combines the hits.
+ * Never throws on odd events: a missing or mistyped field makes conditions fail.
+ * @example (await evaluate(policy, { hook_event_name: 'PreToolUse', tool_name: 'Bash',
+ *            tool_input: { command: 'rm -rf /' } }, ctx)).outcome // 'deny'
+ */
+export async function evaluate(policy: CompiledPolicy, event: HookEvent, ctx: EvaluationContext): Promise<Decision> {
+  const input: HookEvent = event !== null && typeof event === 'object' ? event : { hook_event_name: '' };
+  const agent = resolveAgent(policy.agents, input);
+  const scope = new EventScope(input, agent, ctx);
+  const decision: Decision = {
+    event: scope.eventName,
+    agent,
+    tool: scope.tool,
+    outcome: 'none',
+    reason: null,
+    decidedBy: [],
+    hits: [],
+    contexts: [],
+    warnings: [],
+    trace: [],
+    bypass: null,
+    errors: [],
+  };
+  const protocol = protocolFor(scope.eventName);
+  if (!protocol) {
+    decision.errors.push(diagnostic('event-unknown', `Unknown event "${scope.eventName}": no rule applies`));
+    return decision;
+  }
+  const now = ctx.now;
+  const deadline = policy.settings.deadlineMs;
+  const start = now ? now() : 0;
+  // Only rules that read files or run expressions can take real time; the clock is read
+  // after those, not between the sub-microsecond condition checks.
+  let slow = false;
+  for (const i of candidateRules(policy.index, scope.eventName, scope.tool)) {
+    const rule = policy.rules[i];
+    if (slow && now && deadline > 0 && now() - start > deadline) {
+      decision.errors.push(diagnostic('deadline-exceeded', `Evaluation took longer than ${deadline} ms; stopped before rule "${rule.id}"`));
+      break;
+    }
+    if (isBypassed(policy, rule, ctx, decision)) continue;
+    let result = evaluateRule(rule, scope);
+    if (result instanceof Promise) {
+      result = await result;
+      slow = true;
+    } else if (!slow) {
+      slow = rule.onlyIfExists !== null || rule.lets.length > 0 || rule.requires.length > 0;
+    }
+    decision.trace.push(result.trace);
+    if (result.hit) decision.hits.push(result.hit);
+    if (result.trace.error) decision.errors.push(result.trace.error);
+  }
+  return Object.assign(decision, combineHits(decision.hits, protocol));
+}
+
+/** Records the rule as bypassed when its switch's variable holds one of the switch's values. */
+function isBypassed(policy: CompiledPolicy, rule: CompiledRule, ctx: EvaluationContext, decision: Decision): boolean {
+  if (rule.bypass === null) return false;
+  const bypass = policy.settings.bypasses[rule.bypass];
+  if (!bypass) return false;
+  const value = ctx.env[bypass.env];
+  if (value === undefined || !bypass.values.includes(value)) return false;
+  decision.trace.push({ id: rule.id, source: rule.source, status: 'bypassed' });
+  if (decision.bypass) decision.bypass.rules.push(rule.id);
+  else decision.bypass = { env: bypass.env, value, rules: [rule.id] };
+  return true;
+}

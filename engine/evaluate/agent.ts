@@ -1,0 +1,30 @@
+/**
+ * Who is acting: the first non-empty identity field of the event, prefix stripped, or the
+ * main session.
+ */
+import type { CompiledAgents, HookEvent } from '../types';
+
+/**
+ * The acting agent's name, or null when the event names none and the policy has no `main`.
+ * @example resolveAgent({ identity: ['agent_type'], stripPrefixes: ['ai-team:'], main: 'hannibal', roles: {}, known: [] },
+ *                       { hook_event_name: 'PreToolUse', agent_type: 'ai-team:murdock' }) // 'murdock'
+ */
+export function resolveAgent(agents: CompiledAgents, event: HookEvent): string | null {
+  const identity = Array.isArray(agents.identity) ? agents.identity : [];
+  for (let i = 0; i < identity.length; i++) {
+    const raw = event[identity[i]];
+    if (typeof raw !== 'string' || raw === '') continue;
+    const name = stripPrefix(raw, agents.stripPrefixes);
+    if (name !== '') return name;
+  }
+  return agents.main ?? null;
+}
+
+function stripPrefix(name: string, prefixes: readonly string[] | undefined): string {
+  if (!prefixes) return name;
+  for (let i = 0; i < prefixes.length; i++) {
+    const p = prefixes[i];
+    if (p !== '' && name.startsWith(p)) return name.slice(p.length);
+  }
+  return name;
+}

@@ -1,0 +1,115 @@
+/**
+ * The event-only conditions of a rule (tools, agents, match, paths, command), each a
+ * function returning null when it holds or the reason it does not.
+ */
+import type { CompiledPathFilter, CompiledRule, RegexSource } from '../types';
+import { getField, scalarText } from './fields';
+import { anyMatch } from './regex';
+import type { EventScope } from './scope';
+
+/** The first condition that failed, as recorded in RuleTrace.failed. */
+export interface Failure {
+  condition: string;
+  detail: string;
+}
+
+/**
+ * Holds when the rule has no tool filter, or the event's tool is named or matches a pattern.
+ * @example checkTools(rule, scope) // { condition: 'tools', detail: 'tool "Bash" is not in [Write, Edit]' }
+ */
+export function checkTools(rule: CompiledRule, scope: EventScope): Failure | null {
+  const tools = rule.tools;
+  if (!tools) return null;
+  const tool = scope.tool;
+  if (tool === null) return { condition: 'tools', detail: 'the event has no tool' };
+  if (tools.names.includes(tool) || anyMatch(tools.patterns, tool)) return null;
+  const listed = described(tools, () => [...tools.names, ...tools.patterns.map(showRegex)].join(', '));
+  return { condition: 'tools', detail: `tool "${tool}" is not in [${listed}]` };
+}
+
+/**
+ * Holds when the rule names no agents, or names the resolved one.
+ * @example checkAgents(rule, scope) // { condition: 'agents', detail: 'agent "ba" is not in [murdock]' }
+ */
+export function checkAgents(rule: CompiledRule, scope: EventScope): Failure | null {
+  const agents = rule.agents;
+  if (!agents) return null;
+  const agent = scope.agent;
+  if (agent === null) return { condition: 'agents', detail: `no agent resolved; the rule needs [${agents.join(', ')}]` };
+  if (agents.includes(agent)) return null;
+  return { condition: 'agents', detail: `agent "${agent}" is not in [${agents.join(', ')}]` };
+}
+
+/**
+ * Holds when every listed field is a scalar matching one of its patterns.
+ * @example checkMatch(rule, scope) // { condition: 'match', detail: 'source "resume" matches none of /^startup$/' }
+ */
+export function checkMatch(rule: CompiledRule, scope: EventScope): Failure | null {
+  for (let i = 0; i < rule.match.length; i++) {
+    const { field, patterns } = rule.match[i];
+    const text = scalarText(getField(scope.event, field));
+    if (text === undefined) return { condition: 'match', detail: `${field} is missing or not a string, number or boolean` };
+    if (!anyMatch(patterns, text)) {
+      return { condition: 'match', detail: `${field} "${text}" matches none of ${showRegexes(patterns)}` };
+    }
+  }
+  return null;
+}
+
+/**
+ * The touched paths the filter catches (at least one), or why none is caught.
+ * @example checkPaths({ deny: [/^\.env$/] ... }, ['.env', 'a.ts']) // ['.env']
+ */
+export function checkPaths(filter: CompiledPathFilter, touched: readonly string[]): string[] | Failure {
+  if (touched.length === 0) return { condition: 'paths', detail: 'the tool touches no path' };
+  const caught: string[] = [];
+  for (const path of touched) {
+    if (filter.except && anyMatch(filter.except, path)) continue;
+    if ((filter.deny && anyMatch(filter.deny, path)) || (filter.allow && !anyMatch(filter.allow, path))) caught.push(path);
+  }
+  if (caught.length > 0) return caught;
+  return { condition: 'paths', detail: `${described(filter, () => noneCaught(filter))} (touched: ${touched.join(', ')})` };
+}
+
+/**
+ * Holds when `tool_input.command` is a string matching one of the expressions.
+ * @example checkCommand(rule, scope) // null for "rm -rf /" and command [/\brm\s+-rf\b/]
+ */
+export function checkCommand(rule: CompiledRule, scope: EventScope): Failure | null {
+  const patterns = rule.command;
+  if (!patterns) return null;
+  const command = getField(scope.event, 'tool_input.command');
+  if (typeof command !== 'string') return { condition: 'command', detail: 'the event has no command' };
+  if (anyMatch(patterns, command)) return null;
+  return { condition: 'command', detail: `the command matches none of ${showRegexes(patterns)}` };
+}
+
+function noneCaught(filter: CompiledPathFilter): string {
+  const allow = `the allow list [${(filter.globs.allow ?? []).join(', ')}]`;
+  const deny = `deny [${(filter.globs.deny ?? []).join(', ')}]`;
+  if (filter.allow && filter.deny) return `no touched path matches ${deny} or lies outside ${allow}`;
+  if (filter.allow) return `no touched path outside ${allow}`;
+  if (filter.deny) return `no touched path matches ${deny}`;
+  return 'the filter has neither allow nor deny';
+}
+
+// Failure details are built for every rule that does not apply; their fixed part is
+// computed once per compiled object so a not-matched rule costs one concatenation.
+const descriptions = new WeakMap<object, string>();
+
+function described(key: object, describe: () => string): string {
+  let text = descriptions.get(key);
+  if (text === undefined) {
+    text = describe();
+    descriptions.set(key, text);
+  }
+  return text;
+}
+
+function showRegexes(patterns: readonly RegexSource[]): string {
+  return described(patterns, () => patterns.map(showRegex).join(', '));
+}
+
+function showRegex(r: RegexSource): string {
+  return `/${r.source}/${r.flags}`;
+}

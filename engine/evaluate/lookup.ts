@@ -1,0 +1,44 @@
+/**
+ * Placeholder values for one rule: `let` values first, then the special names
+ * (docs/language.md "Templates"), then any event field by dotted path.
+ */
+import type { CompiledRule } from '../types';
+import { getField, valueText } from './fields';
+import type { EventScope } from './scope';
+
+/** What a rule has computed so far, beyond the event itself. */
+export interface RuleValues {
+  /** `let` values and their sub-fields (`name`, `name.path`, `name.dir`, `name.file`). */
+  lets: Map<string, string> | null;
+  /** Paths caught by the rule's `paths` filter, or null when it has none. */
+  caught: string[] | null;
+  /** The `{{unmet}}` text, once `require` has run. */
+  unmet: string | null;
+}
+
+/**
+ * A lookup function for renderTemplate / renderStrict.
+ * @example lookupFor(scope, rule, { lets: null, caught: ['src/a.ts'], unmet: null })('path') // 'src/a.ts'
+ */
+export function lookupFor(scope: EventScope, rule: CompiledRule, values: RuleValues): (name: string) => string | undefined {
+  return (name) => {
+    const own = values.lets?.get(name);
+    if (own !== undefined) return own;
+    switch (name) {
+      case 'event': return scope.eventName;
+      case 'agent': return scope.agent ?? '';
+      case 'tool': return scope.tool ?? undefined;
+      case 'path': return values.caught?.[0] ?? scope.touched[0];
+      case 'paths': return scope.touched.length > 0 ? scope.touched.join(', ') : undefined;
+      case 'command': {
+        const command = getField(scope.event, 'tool_input.command');
+        return typeof command === 'string' ? command : undefined;
+      }
+      case 'rule': return rule.id;
+      case 'unmet': return values.unmet ?? undefined;
+      case 'project': return scope.project;
+    }
+    if (name.startsWith('env.')) return scope.ctx.env[name.slice(4)];
+    return valueText(getField(scope.event, name));
+  };
+}

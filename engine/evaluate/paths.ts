@@ -1,0 +1,79 @@
+/**
+ * The paths a tool call touches, normalized for glob matching (docs/language.md "Paths"):
+ * POSIX separators, resolved against the event's cwd, `.`/`..` collapsed, relative to the
+ * project root when inside it, absolute otherwise.
+ */
+import type { HookEvent } from '../types';
+
+const FILE_PATH_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'Read']);
+const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS']);
+const DRIVE = /^[A-Za-z]:\//;
+/** A POSIX absolute path needs collapsing when it has empty, `.` or `..` segments or a trailing slash. */
+const NOT_CANONICAL = /\/(?:\.{0,2})(?:\/|$)/;
+
+/**
+ * The normalized paths the event's tool touches, or [] for tools that touch none.
+ * @example touchedPaths({ hook_event_name: 'PreToolUse', tool_name: 'Write', cwd: '/p',
+ *                         tool_input: { file_path: 'src/a.ts' } }, '/p') // ['src/a.ts']
+ */
+export function touchedPaths(event: HookEvent, projectRoot: string): string[] {
+  const tool = event.tool_name;
+  if (typeof tool !== 'string') return [];
+  const input = event.tool_input;
+  const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  const cwd = typeof event.cwd === 'string' && event.cwd !== '' ? event.cwd : projectRoot;
+  let raw: unknown;
+  if (FILE_PATH_TOOLS.has(tool)) raw = fields.file_path;
+  else if (tool === 'NotebookEdit') raw = fields.notebook_path;
+  else if (SEARCH_TOOLS.has(tool)) raw = typeof fields.path === 'string' && fields.path !== '' ? fields.path : cwd;
+  else return [];
+  if (typeof raw !== 'string' || raw === '') return [];
+  return [normalizePath(raw, cwd, projectRoot)];
+}
+
+/**
+ * One path as the matcher sees it: project-relative (`.` for the root itself) when inside
+ * the project, absolute POSIX (`/etc/hosts`, `D:/x`) otherwise.
+ * @example normalizePath('C:\\proj\\src\\a.ts', '/ignored', 'C:/proj') // 'src/a.ts'
+ * @example normalizePath('../other/x', '/p/sub', '/p') // 'other/x'
+ */
+export function normalizePath(raw: string, cwd: string, projectRoot: string): string {
+  const root = absolute(projectRoot, '/');
+  const full = absolute(raw, absolute(cwd, root));
+  if (full === root) return '.';
+  // Drive letters were upper-cased by collapse, so a plain prefix test is enough.
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return full.startsWith(prefix) ? full.slice(prefix.length) : full;
+}
+
+/** Resolves `raw` against an absolute base and collapses it to a canonical absolute path. */
+function absolute(raw: string, base: string): string {
+  const path = raw.includes('\\') ? raw.replace(/\\/g, '/') : raw;
+  const full = isAbsolute(path) ? path : `${base}/${path}`;
+  return full.charCodeAt(0) === 47 && !NOT_CANONICAL.test(full) ? full : collapse(full);
+}
+
+function isAbsolute(path: string): boolean {
+  return path.startsWith('/') || DRIVE.test(path) || /^[A-Za-z]:$/.test(path);
+}
+
+/** Collapses `.`, `..` and empty segments; keeps a leading `/` or drive letter (`C:`). */
+function collapse(path: string): string {
+  let head = '';
+  let rest = path;
+  const drive = /^([A-Za-z]:)(\/|$)/.exec(path);
+  if (drive) {
+    head = `${drive[1].toUpperCase()}/`;
+    rest = path.slice(drive[0].length);
+  } else {
+    head = '/';
+  }
+  const out: string[] = [];
+  for (const segment of rest.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return head + out.join('/');
+}
+

@@ -1,0 +1,134 @@
+/**
+ * One rule against one event: the conditions in the documented order, stopping at the
+ * first that fails, then the hit with its rendered message. Rules without expressions are
+ * evaluated synchronously; only `when` and `let: { expr }` go through a promise.
+ */
+import { diagnostic } from '../diagnostics';
+import type { CompiledRule, Diagnostic, RuleHit, RuleTrace } from '../types';
+import { checkAgents, checkCommand, checkMatch, checkPaths, checkTools, type Failure } from './conditions';
+import { ExpressionError, evaluateExpression, isTruthy } from './expression';
+import { cutText, valueText } from './fields';
+import { computeExprLet, computeFileLet, storeLet } from './lets';
+import { lookupFor, type RuleValues } from './lookup';
+import { checkRequirements, describeUnmet } from './requirements';
+import { FactError, type EventScope } from './scope';
+import { renderStrict, renderTemplate } from './template';
+
+export interface RuleResult {
+  trace: RuleTrace;
+  hit: RuleHit | null;
+}
+
+type Lookup = (name: string) => string | undefined;
+
+/**
+ * Evaluates `rule` for the event in `scope`; never throws (failures become status 'error').
+ * @example evaluateRule(rule, scope) // { trace: { id: 'r1', status: 'fired', ... }, hit: { outcome: 'deny', ... } }
+ */
+export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult | Promise<RuleResult> {
+  try {
+    const failed = checkTools(rule, scope) ?? checkAgents(rule, scope) ?? checkMatch(rule, scope);
+    if (failed) return notMatched(rule, failed);
+    let caught: string[] | null = null;
+    if (rule.paths) {
+      const paths = checkPaths(rule.paths, scope.touched);
+      if (!Array.isArray(paths)) return notMatched(rule, paths);
+      caught = paths;
+    }
+    const noCommand = checkCommand(rule, scope);
+    if (noCommand) return notMatched(rule, noCommand);
+    const values: RuleValues = { lets: null, caught, unmet: null };
+    if (rule.when !== null || hasExpressionLet(rule)) return evaluateAsync(rule, scope, values);
+    const lookup = lookupFor(scope, rule, values);
+    const absent = checkOnlyIfExists(rule, scope, lookup);
+    if (absent) return notMatched(rule, absent);
+    if (rule.lets.length > 0) {
+      const lets = (values.lets = new Map());
+      for (const l of rule.lets) {
+        const failure = storeLet(lets, l, computeFileLet(l, lookup, scope.facts));
+        if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets);
+      }
+    }
+    return checkRequiresAndFire(rule, scope, values, lookup);
+  } catch (err) {
+    return errored(rule, err);
+  }
+}
+
+async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: RuleValues): Promise<RuleResult> {
+  try {
+    if (rule.when !== null) {
+      const result = await evaluateExpression(rule.when, scope.event, scope.bindings);
+      if (!isTruthy(result)) {
+        return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` });
+      }
+    }
+    const lookup = lookupFor(scope, rule, values);
+    const absent = checkOnlyIfExists(rule, scope, lookup);
+    if (absent) return notMatched(rule, absent);
+    const lets = (values.lets = new Map());
+    for (const l of rule.lets) {
+      const computed = l.kind === 'expr'
+        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, scope.bindings))
+        : computeFileLet(l, lookup, scope.facts);
+      const failure = storeLet(lets, l, computed);
+      if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets);
+    }
+    return checkRequiresAndFire(rule, scope, values, lookup);
+  } catch (err) {
+    return errored(rule, err);
+  }
+}
+
+function hasExpressionLet(rule: CompiledRule): boolean {
+  for (const l of rule.lets) if (l.kind === 'expr') return true;
+  return false;
+}
+
+function checkOnlyIfExists(rule: CompiledRule, scope: EventScope, lookup: Lookup): Failure | null {
+  if (rule.onlyIfExists === null) return null;
+  const path = renderStrict(rule.onlyIfExists, lookup);
+  if (path.missing !== undefined) return { condition: 'only_if_exists', detail: `no value for {{${path.missing}}}` };
+  if (scope.facts.stat(path.text) === null) return { condition: 'only_if_exists', detail: `${path.text} does not exist` };
+  return null;
+}
+
+function checkRequiresAndFire(rule: CompiledRule, scope: EventScope, values: RuleValues, lookup: Lookup): RuleResult {
+  const trace: RuleTrace = { id: rule.id, source: rule.source, status: 'fired' };
+  if (values.lets && values.lets.size > 0) trace.values = Object.fromEntries(values.lets);
+  if (rule.requires.length > 0) {
+    const result = checkRequirements(rule.requires, lookup, scope.facts);
+    if (result.missing !== undefined) {
+      return { trace: { ...trace, status: 'not-matched', failed: { condition: 'require', detail: `no value for {{${result.missing}}}` } }, hit: null };
+    }
+    trace.requirements = result.checks;
+    if (result.checks.every((c) => c.ok)) {
+      trace.status = 'not-matched';
+      trace.failed = { condition: 'require', detail: `all ${result.checks.length} requirement(s) met` };
+      return { trace, hit: null };
+    }
+    values.unmet = describeUnmet(result.checks);
+  }
+  const hit: RuleHit = { id: rule.id, outcome: rule.outcome, message: cutText(renderTemplate(rule.message, lookup)), source: rule.source };
+  if (values.caught) hit.paths = values.caught;
+  return { trace, hit };
+}
+
+function notMatched(rule: CompiledRule, failed: Failure, lets?: Map<string, string>): RuleResult {
+  const trace: RuleTrace = { id: rule.id, source: rule.source, status: 'not-matched', failed };
+  if (lets && lets.size > 0) trace.values = Object.fromEntries(lets);
+  return { trace, hit: null };
+}
+
+function errored(rule: CompiledRule, err: unknown): RuleResult {
+  let error: Diagnostic;
+  if (err instanceof ExpressionError) {
+    error = diagnostic('expression-error', `rule "${rule.id}": expression failed: ${err.message}`, rule.source);
+  } else if (err instanceof FactError) {
+    error = diagnostic('fact-error', `rule "${rule.id}": ${err.message}`, rule.source);
+  } else {
+    const message = err instanceof Error ? err.message : String(err);
+    error = diagnostic('internal-error', `rule "${rule.id}": ${message}`, rule.source);
+  }
+  return { trace: { id: rule.id, source: rule.source, status: 'error', error }, hit: null };
+}
