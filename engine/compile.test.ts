@@ -1,0 +1,177 @@
+import { compilePolicy } from './compile';
+import { buildRuleIndex } from './rule-index';
+import { build, buildRules, compiled, lines, where } from './compile/test-support';
+import { loadPolicyFiles, memoryReader } from './load';
+
+const rx = (source: string, flags = '') => ({ source, flags });
+
+describe('rules', () => {
+  test('a minimal rule compiles with defaults and its source position', () => {
+    const policy = compiled(buildRules('  - id: r', '    on: Stop', '    block: "keep going, {{agent}}"'));
+    expect(policy.rules).toEqual([{
+      id: 'r',
+      source: { file: 'p.yaml', line: 3, column: 5 },
+      events: ['Stop'],
+      tools: null,
+      agents: null,
+      match: [],
+      paths: null,
+      command: null,
+      when: null,
+      onlyIfExists: null,
+      lets: [],
+      requires: [],
+      outcome: 'block',
+      message: 'keep going, {{agent}}',
+      bypass: null,
+      log: true,
+    }]);
+    expect(policy.format).toBe(1);
+    expect(policy.index).toEqual(buildRuleIndex(policy.rules));
+  });
+
+  test('description, log: false, when and only_if_exists are kept', () => {
+    const policy = compiled(buildRules(
+      '  - id: r',
+      '    description: why',
+      '    on: [TeammateIdle, TaskCompleted, TeammateIdle]',
+      '    when: "team_name and teammate_name"',
+      '    only_if_exists: ".agent/teams/{{team_name}}"',
+      '    log: false',
+      '    context: c',
+    ));
+    expect(policy.rules[0]).toMatchObject({
+      description: 'why',
+      events: ['TeammateIdle', 'TaskCompleted'],
+      when: 'team_name and teammate_name',
+      onlyIfExists: '.agent/teams/{{team_name}}',
+      log: false,
+      outcome: 'context',
+      message: 'c',
+    });
+  });
+
+  test.each([
+    ['Write|Edit|MultiEdit', { names: ['Write', 'Edit', 'MultiEdit'], patterns: [] }],
+    ['"Write, Edit"', { names: ['Write', 'Edit'], patterns: [] }],
+    ['[Write, "mcp__playwright__*"]', { names: ['Write'], patterns: [rx('^mcp__playwright__.*$')] }],
+    ['"mcp__*__delete_*|Bash"', { names: ['Bash'], patterns: [rx('^mcp__.*__delete_.*$')] }],
+    ['"a.b*"', { names: [], patterns: [rx('^a\\.b.*$')] }],
+  ])('tools: %s', (tools, expected) => {
+    const policy = compiled(buildRules('  - id: r', '    on: PreToolUse', `    tools: ${tools}`, '    deny: x'));
+    expect(policy.rules[0].tools).toEqual(expected);
+  });
+
+  test('match fields become anchored wildcard patterns', () => {
+    const policy = compiled(buildRules(
+      '  - id: r',
+      '    on: SessionStart',
+      '    match: { source: startup, tool_input.url: ["https://*.example.com/*", "a(b)"], n: 5 }',
+      '    context: x',
+    ));
+    expect(policy.rules[0].match).toEqual([
+      { field: 'source', patterns: [rx('^startup$', 's')] },
+      { field: 'tool_input.url', patterns: [rx('^https:\\/\\/.*\\.example\\.com\\/.*$', 's'), rx('^a\\(b\\)$', 's')] },
+      { field: 'n', patterns: [rx('^5$', 's')] },
+    ]);
+    const [url] = policy.rules[0].match[1].patterns;
+    expect(new RegExp(url.source, url.flags).test('https://docs.example.com/x')).toBe(true);
+    expect(new RegExp(url.source, url.flags).test('http://docs.example.com/x')).toBe(false);
+  });
+
+  test('command regexes are kept as sources', () => {
+    const policy = compiled(buildRules('  - id: r', '    on: PreToolUse', "    command: '\\brm\\s+-rf\\b'", '    deny: x'));
+    expect(policy.rules[0].command).toEqual([rx('\\brm\\s+-rf\\b')]);
+  });
+
+  test('let values and requirements get their defaults', () => {
+    const policy = compiled(buildRules(
+      '  - id: r',
+      '    on: TeammateIdle',
+      '    let:',
+      "      gc: { newest: '.agent/teams/*/global-context.md', extract: '^version:\\s*(\\S+)' }",
+      '      cfg: { file: package.json, field: scripts.test, max_bytes: 100, optional: true }',
+      '      who: { expr: "teammate_name & \'!\'" }',
+      '    require:',
+      '      - { file: ".agent/{{team_name}}/L1.yaml", min_bytes: 50 }',
+      '      - file: NOTES.md',
+      '    block: x',
+    ));
+    expect(policy.rules[0].lets).toEqual([
+      { name: 'gc', kind: 'newest', target: '.agent/teams/*/global-context.md', extract: rx('^version:\\s*(\\S+)', 'm'), field: null, maxBytes: 65536, optional: false },
+      { name: 'cfg', kind: 'file', target: 'package.json', extract: null, field: 'scripts.test', maxBytes: 100, optional: true },
+      { name: 'who', kind: 'expr', target: "teammate_name & '!'", extract: null, field: null, maxBytes: 65536, optional: false },
+    ]);
+    expect(policy.rules[0].requires).toEqual([
+      { file: '.agent/{{team_name}}/L1.yaml', minBytes: 50 },
+      { file: 'NOTES.md', minBytes: 1 },
+    ]);
+  });
+
+  test('rules come in evaluation order: included files first', () => {
+    const policy = compiled(build({
+      'p.yaml': lines('version: 1', 'include: [/packs/guard.yaml]', 'rules:', '  - { id: mine, on: Stop, block: x }'),
+      '/packs/guard.yaml': lines('version: 1', 'rules:', '  - { id: theirs, on: Stop, block: y }'),
+    }));
+    expect(policy.rules.map((r) => r.id)).toEqual(['theirs', 'mine']);
+    expect(policy.sources.map((s) => s.file)).toEqual(['/packs/guard.yaml', 'p.yaml']);
+    expect(policy.sources[0].hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('compile diagnostics', () => {
+  test.each([
+    ['unknown event with a suggestion', ['  - id: r', '    on: [Stop, PreTooluse]', '    block: x'],
+      'unknown-event p.yaml:4:16', 'did you mean "PreToolUse"?'],
+    ['unknown event as a string', ['  - id: r', '    on: teammateidle', '    block: x'],
+      'unknown-event p.yaml:4:9', 'did you mean "TeammateIdle"?'],
+    ['bad command regex', ['  - id: r', '    on: PreToolUse', '    command: ["ok", "a(b"]', '    deny: x'],
+      'invalid-regex p.yaml:5:21', undefined],
+    ['bad extract regex', ['  - id: r', '    on: Stop', '    let: { v: { file: a, extract: "[z-a]" } }', '    block: x'],
+      'invalid-regex p.yaml:5:35', undefined],
+    ['bad when, at the offending token', ['  - id: r', '    on: Stop', '    when: team_name foo', '    block: x'],
+      'invalid-expression p.yaml:5:21', undefined],
+    ['bad when in quotes, at the end', ['  - id: r', '    on: Stop', '    when: "a and ("', '    block: x'],
+      'invalid-expression p.yaml:5:19', undefined],
+    ['bad let expr', ['  - id: r', '    on: Stop', '    let:', '      v: { expr: "$x(" }', '    block: x'],
+      'invalid-expression p.yaml:6:22', undefined],
+    ['unclosed placeholder in a message', ['  - id: r', '    on: Stop', '    block: "see {{path and go"'],
+      'invalid-template p.yaml:5:17', undefined],
+    ['empty placeholder in a requirement', ['  - id: r', '    on: Stop', '    require: [{ file: "a/{{ }}/b" }]', '    block: x'],
+      'invalid-template p.yaml:5:26', 'write a name such as {{path}} or {{agent}}'],
+    ['unclosed placeholder in only_if_exists', ['  - id: r', '    on: Stop', '    only_if_exists: a/{{b', '    block: x'],
+      'invalid-template p.yaml:5:23', undefined],
+    ['unclosed placeholder in a let target', ['  - id: r', '    on: Stop', '    let: { v: { newest: "{{x" } }', '    block: x'],
+      'invalid-template p.yaml:5:26', undefined],
+  ])('%s', (_name, ruleLines, at, hint) => {
+    const result = buildRules(...ruleLines);
+    expect(result.policy).toBeNull();
+    expect(result.diagnostics.map(where)).toEqual([at]);
+    if (hint) expect(result.diagnostics[0].hint).toBe(hint);
+  });
+
+  test('the jsonata error message is passed on', () => {
+    const result = buildRules('  - id: r', '    on: Stop', '    when: "a and ("', '    block: x');
+    expect(result.diagnostics[0].message).toBe('Invalid JSONata expression: Expected ")" before end of expression');
+  });
+
+  test('duplicate rule ids across files point at the second', () => {
+    const result = build({
+      'p.yaml': lines('version: 1', 'include: [b.yaml]', 'rules:', '  - id: dup', '    on: Stop', '    block: x'),
+      'b.yaml': lines('version: 1', 'rules:', '  - id: dup', '    on: Stop', '    block: y'),
+    });
+    expect(result.policy).toBeNull();
+    expect(result.diagnostics.map(where)).toEqual(['duplicate-rule-id p.yaml:4:9']);
+    expect(result.diagnostics[0].hint).toBe('first used at b.yaml:3:9');
+  });
+
+  test('compile diagnostics are found even when another part of the file has a schema error', () => {
+    const result = buildRules('  - id: a', '    on: Stop', '    tool: x', '    block: x', '  - id: b', '    on: Stpo', '    block: y');
+    expect(result.diagnostics.map(where)).toEqual(['schema-unknown-key p.yaml:5:5', 'unknown-event p.yaml:8:9']);
+  });
+
+  test('compilePolicy alone returns null with errors and the policy without', () => {
+    const loaded = loadPolicyFiles(['p.yaml'], memoryReader({ 'p.yaml': lines('version: 1', 'rules:', '  - { id: r, on: Nope, block: x }') }));
+    expect(compilePolicy(loaded.files)).toMatchObject({ policy: null, diagnostics: [{ code: 'unknown-event' }] });
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Compiles `paths` globs into regexes that respect the inside/outside-the-project split:
+ * a relative glob only matches project-relative paths, an absolute glob only absolute ones.
+ */
+import picomatch from 'picomatch';
+import type { CompiledPathFilter, RegexSource } from '../types';
+import type { CompileContext } from './context';
+import { asList, at, isObject, report } from './context';
+import { toPointer } from '../load/source-map';
+
+const LISTS = ['allow', 'deny', 'except'] as const;
+
+/** Never matches an absolute path nor one that climbs out of the project. */
+const RELATIVE_ONLY = '(?!/|\\.\\./)';
+
+/**
+ * The rule's path filter, or null without `paths`. Bad globs are reported and left out.
+ * @example compilePaths(ctx, { deny: ['.env'] }, 0).deny // [{ source: '^(?!/|\\.\\./)(?:^(?:\\.env)$)$', flags: '' }]
+ */
+export function compilePaths(ctx: CompileContext, paths: unknown, ruleIndex: number): CompiledPathFilter | null {
+  if (!isObject(paths)) return null;
+  const filter: CompiledPathFilter = { allow: null, deny: null, except: null, globs: {} };
+  for (const list of LISTS) {
+    if (paths[list] === undefined) continue;
+    const globs = asList(paths[list]);
+    filter.globs[list] = globs;
+    filter[list] = globs.flatMap((glob, i) => {
+      const regex = globRegex(glob);
+      if (regex) return [regex];
+      report(ctx, 'invalid-glob', `Invalid glob "${glob}"`, at(ctx, toPointer(['rules', ruleIndex, 'paths', list, i])));
+      return [];
+    });
+  }
+  return filter;
+}
+
+/**
+ * The anchored regex for one glob, or null when picomatch cannot compile it.
+ * @example globRegex('/etc/**') // matches '/etc/hosts', not 'etc/hosts'
+ */
+export function globRegex(glob: string): RegexSource | null {
+  let regex: RegExp;
+  try {
+    regex = picomatch.makeRe(glob, { dot: true });
+  } catch {
+    return null;
+  }
+  // picomatch returns this never-matching regex when it gives up on a glob (e.g. "{a,b").
+  if (regex.source === '$^') return null;
+  const source = glob.startsWith('/') ? regex.source : `^${RELATIVE_ONLY}${regex.source.replace(/^\^/, '')}`;
+  return { source, flags: regex.flags };
+}

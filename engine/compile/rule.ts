@@ -1,0 +1,77 @@
+/**
+ * Compiles one raw rule into ready matchers, reporting problems at their positions.
+ */
+import { EVENT_NAMES } from '../protocol';
+import { OUTCOMES } from '../types';
+import type { CompiledRule, RegexSource } from '../types';
+import { toPointer } from '../load/source-map';
+import { didYouMean } from '../validate/suggest';
+import type { AgentDirectory } from './agents';
+import type { CompileContext } from './context';
+import { asList, at, report } from './context';
+import { checkExpression } from './expression';
+import { compileLets, compileRequires } from './lets';
+import { compileMatch } from './match';
+import { compilePaths } from './paths';
+import { compileRegex } from './regex';
+import { checkTemplate } from './templates';
+import { compileTools } from './tools';
+
+const KNOWN_EVENTS = new Set(EVENT_NAMES);
+
+/**
+ * The compiled rule at `rules[index]` of the context's file (assumed schema-valid).
+ * @example compileRule(ctx, { id: 'r', on: 'Stop', block: 'not yet' }, 0, agents, null).outcome // 'block'
+ */
+export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, index: number, agents: AgentDirectory, bypass: number | null): CompiledRule {
+  const p = (...rest: Array<string | number>) => toPointer(['rules', index, ...rest]);
+  const outcome = OUTCOMES.find((o) => typeof raw[o] === 'string') ?? 'warn';
+  const message = typeof raw[outcome] === 'string' ? (raw[outcome] as string) : '';
+  checkTemplate(ctx, message, p(outcome));
+  const onlyIfExists = typeof raw.only_if_exists === 'string' ? raw.only_if_exists : null;
+  if (onlyIfExists !== null) checkTemplate(ctx, onlyIfExists, p('only_if_exists'));
+  const when = typeof raw.when === 'string' ? raw.when : null;
+  if (when !== null) checkExpression(ctx, when, p('when'));
+
+  const rule: CompiledRule = {
+    id: String(raw.id),
+    source: at(ctx, p()),
+    events: compileEvents(ctx, raw.on, (i) => (Array.isArray(raw.on) ? p('on', i) : p('on'))),
+    tools: compileTools(raw.tools),
+    agents: raw.agents === undefined
+      ? null
+      : agents.resolve(ctx, asList(raw.agents), (i) => (Array.isArray(raw.agents) ? p('agents', i) : p('agents'))),
+    match: compileMatch(raw.match),
+    paths: compilePaths(ctx, raw.paths, index),
+    command: raw.command === undefined ? null : compileCommands(ctx, raw.command, (i) => (Array.isArray(raw.command) ? p('command', i) : p('command'))),
+    when,
+    onlyIfExists,
+    lets: compileLets(ctx, raw.let, index),
+    requires: compileRequires(ctx, raw.require, index),
+    outcome,
+    message,
+    bypass,
+    log: raw.log !== false,
+  };
+  if (typeof raw.description === 'string') rule.description = raw.description;
+  return rule;
+}
+
+function compileEvents(ctx: CompileContext, on: unknown, pointer: (i: number) => string): string[] {
+  const events: string[] = [];
+  asList(on).forEach((event, i) => {
+    if (KNOWN_EVENTS.has(event)) {
+      if (!events.includes(event)) events.push(event);
+    } else {
+      report(ctx, 'unknown-event', `Unknown event "${event}"`, at(ctx, pointer(i)), didYouMean(event, EVENT_NAMES) ?? 'see docs/events.md for the event names');
+    }
+  });
+  return events;
+}
+
+function compileCommands(ctx: CompileContext, command: unknown, pointer: (i: number) => string): RegexSource[] {
+  return asList(command).flatMap((source, i) => {
+    const regex = compileRegex(ctx, source, '', pointer(i));
+    return regex ? [regex] : [];
+  });
+}

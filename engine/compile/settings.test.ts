@@ -1,0 +1,70 @@
+import { build, compiled, lines } from './test-support';
+
+describe('settings', () => {
+  test('defaults', () => {
+    const policy = compiled(build({ 'p.yaml': lines('version: 1') }));
+    expect(policy.settings).toEqual({
+      onError: 'open',
+      bypasses: [],
+      log: { file: null, webhook: null, record: ['deny', 'ask', 'block', 'allow', 'warn', 'context', 'bypass', 'error'] },
+      deadlineMs: 5000,
+    });
+  });
+
+  test('webhook defaults', () => {
+    const policy = compiled(build({ 'p.yaml': lines('version: 1', 'settings:', '  log: { webhook: { url: "https://x" } }') }));
+    expect(policy.settings.log.webhook).toEqual({ url: 'https://x', timeoutMs: 1000, headers: {} });
+  });
+
+  test('the last root wins, then earlier roots, then included files fill gaps', () => {
+    const policy = compiled(build({
+      'first.yaml': lines('version: 1', 'include: [inc.yaml]', 'settings:', '  on_error: closed', '  deadline_ms: 100', '  log: { file: first.jsonl }'),
+      'last.yaml': lines('version: 1', 'settings:', '  deadline_ms: 200'),
+      'inc.yaml': lines('version: 1', 'settings:', '  on_error: open', '  deadline_ms: 300', '  log:', '    file: inc.jsonl', '    record: [deny]', '    webhook: { url: "u", timeout_ms: 5, headers: { A: b } }'),
+    }, ['first.yaml', 'last.yaml']));
+    expect(policy.settings).toMatchObject({
+      onError: 'closed',
+      deadlineMs: 200,
+      log: { file: 'first.jsonl', record: ['deny'], webhook: { url: 'u', timeoutMs: 5, headers: { A: 'b' } } },
+    });
+  });
+
+  test('log.file: false in the top file turns an included file log off', () => {
+    const policy = compiled(build({
+      'p.yaml': lines('version: 1', 'include: [inc.yaml]', 'settings: { log: { file: false } }'),
+      'inc.yaml': lines('version: 1', 'settings: { log: { file: inc.jsonl } }'),
+    }));
+    expect(policy.settings.log.file).toBeNull();
+  });
+});
+
+describe('bypass scoping', () => {
+  const files = {
+    'p.yaml': lines(
+      'version: 1',
+      'include: [/packs/guard.yaml, plain.yaml]',
+      'settings:',
+      '  bypass: { env: TEAM_OFF }',
+      'rules: [{ id: top, on: Stop, block: x }]',
+    ),
+    '/packs/guard.yaml': lines(
+      'version: 1',
+      'include: [/packs/inner.yaml]',
+      'settings: { bypass: { env: GUARD_OFF, values: ["yes"] } }',
+      'rules: [{ id: guard, on: Stop, block: x }]',
+    ),
+    '/packs/inner.yaml': lines('version: 1', 'rules: [{ id: inner, on: Stop, block: x }]'),
+    'plain.yaml': lines('version: 1', 'rules: [{ id: plain, on: Stop, block: x }]'),
+    'other-root.yaml': lines('version: 1', 'rules: [{ id: other, on: Stop, block: x }]'),
+  };
+
+  test('each file bypass applies to its rules and those of the files it includes, nearest first', () => {
+    const policy = compiled(build(files, ['p.yaml', 'other-root.yaml']));
+    expect(policy.settings.bypasses).toEqual([
+      { env: 'GUARD_OFF', values: ['yes'], source: { file: '/packs/guard.yaml', line: 3, column: 21 } },
+      { env: 'TEAM_OFF', values: ['off', '0', 'false'], source: { file: 'p.yaml', line: 4, column: 11 } },
+    ]);
+    const bypassOf = Object.fromEntries(policy.rules.map((r) => [r.id, r.bypass]));
+    expect(bypassOf).toEqual({ inner: 0, guard: 0, plain: 1, top: 1, other: null });
+  });
+});

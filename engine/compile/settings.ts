@@ -1,0 +1,98 @@
+/**
+ * Merges `settings` over all files (highest precedence first, then gaps filled) and collects
+ * each file's bypass switch.
+ */
+import type { CompiledBypass, CompiledLog, CompiledSettings, LoadedFile } from '../types';
+import { isObject } from './context';
+import { firstDefined, precedenceOrder } from './precedence';
+
+export const DEFAULT_RECORD = ['deny', 'ask', 'block', 'allow', 'warn', 'context', 'bypass', 'error'];
+const DEFAULT_BYPASS_VALUES = ['off', '0', 'false'];
+
+export interface SettingsResult {
+  settings: CompiledSettings;
+  /** Index into settings.bypasses of each file's own switch. */
+  bypassOf: Map<string, number>;
+}
+
+/**
+ * The compiled settings of a policy made of `files` (evaluation order).
+ * @example compileSettings(files).settings.onError // 'open'
+ */
+export function compileSettings(files: readonly LoadedFile[]): SettingsResult {
+  const ordered = precedenceOrder(files);
+  const onError = firstDefined(ordered, (d) => d.settings?.on_error)?.value;
+  const deadline = firstDefined(ordered, (d) => d.settings?.deadline_ms)?.value;
+  const bypasses: CompiledBypass[] = [];
+  const bypassOf = new Map<string, number>();
+  for (const file of files) {
+    const bypass = isObject(file.doc) && isObject(file.doc.settings) ? file.doc.settings.bypass : undefined;
+    if (!isObject(bypass) || typeof bypass.env !== 'string') continue;
+    bypassOf.set(file.file, bypasses.length);
+    bypasses.push({
+      env: bypass.env,
+      values: Array.isArray(bypass.values) ? bypass.values.map(String) : [...DEFAULT_BYPASS_VALUES],
+      source: file.map.locate('/settings/bypass'),
+    });
+  }
+  return {
+    settings: {
+      onError: onError === 'closed' ? 'closed' : 'open',
+      bypasses,
+      log: compileLog(ordered),
+      deadlineMs: typeof deadline === 'number' ? deadline : 5000,
+    },
+    bypassOf,
+  };
+}
+
+function compileLog(ordered: readonly LoadedFile[]): CompiledLog {
+  const file = firstDefined(ordered, (d) => d.settings?.log?.file)?.value;
+  const webhook = firstDefined(ordered, (d) => d.settings?.log?.webhook)?.value;
+  const record = firstDefined(ordered, (d) => d.settings?.log?.record)?.value;
+  return {
+    file: typeof file === 'string' ? file : null,
+    webhook: isObject(webhook) && typeof webhook.url === 'string'
+      ? {
+          url: webhook.url,
+          timeoutMs: typeof webhook.timeout_ms === 'number' ? webhook.timeout_ms : 1000,
+          headers: isObject(webhook.headers) ? stringRecord(webhook.headers) : {},
+        }
+      : null,
+    record: Array.isArray(record) ? record.map(String) : [...DEFAULT_RECORD],
+  };
+}
+
+function stringRecord(value: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+}
+
+/**
+ * For each file, the index of the nearest bypass: its own, else the nearest includer's
+ * (breadth-first up the include graph, includers in evaluation order).
+ * @example nearestBypass(files, bypassOf).get('policies/pack.yaml') // 0
+ */
+export function nearestBypass(files: readonly LoadedFile[], bypassOf: Map<string, number>): Map<string, number | null> {
+  const includers = new Map<string, string[]>();
+  for (const file of files) {
+    for (const child of file.includes) includers.set(child, [...(includers.get(child) ?? []), file.file]);
+  }
+  const result = new Map<string, number | null>();
+  for (const file of files) {
+    let found: number | null = null;
+    const queue = [file.file];
+    const seen = new Set(queue);
+    while (queue.length > 0 && found === null) {
+      const current = queue.shift() as string;
+      found = bypassOf.get(current) ?? null;
+      for (const parent of includers.get(current) ?? []) {
+        if (!seen.has(parent)) {
+          seen.add(parent);
+          queue.push(parent);
+        }
+      }
+    }
+    result.set(file.file, found);
+  }
+  return result;
+}

@@ -1,0 +1,103 @@
+/**
+ * Loads root policy files and everything they include, depth-first: a file's includes
+ * come before it, each file once, roots in the order given.
+ */
+import { createHash } from 'crypto';
+import * as path from 'path';
+import { diagnostic } from '../diagnostics';
+import type { Diagnostic, LoadedFile, SourceLocation } from '../types';
+import { parsePolicyText } from './parse';
+
+export interface PolicyReader {
+  /** File contents, or null when missing/unreadable. */
+  read(file: string): string | null;
+  /** Absolute path of a shipped pack's YAML by name (e.g. 'ai-team'), or null. */
+  packPath(name: string): string | null;
+}
+
+export interface LoadResult {
+  files: LoadedFile[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Loads `roots` and their includes through `reader`.
+ * @example loadPolicyFiles(['.claude/policies.yaml'], reader).files.map((f) => f.file)
+ *   // ['/pkg/policies/ai-team.yaml', '.claude/policies.yaml']
+ */
+export function loadPolicyFiles(roots: string[], reader: PolicyReader): LoadResult {
+  const loaded = new Map<string, LoadedFile>();
+  const order: LoadedFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const stack: string[] = [];
+
+  const visit = (file: string, pack: string | undefined, includedAt: SourceLocation | null): LoadedFile | null => {
+    const text = reader.read(file);
+    if (text === null) {
+      if (!includedAt) {
+        diagnostics.push(diagnostic('policy-not-found', `Policy file ${file} does not exist or cannot be read`, { file }));
+        return null;
+      }
+      const what = pack === undefined ? `Included file ${file}` : `Shipped pack "${pack}" (${file})`;
+      diagnostics.push(diagnostic('include-not-found', `${what} does not exist or cannot be read`, includedAt));
+      return null;
+    }
+    const parsed = parsePolicyText(file, text);
+    diagnostics.push(...parsed.diagnostics);
+    const loadedFile: LoadedFile = {
+      file,
+      hash: createHash('sha256').update(text).digest('hex'),
+      doc: parsed.doc,
+      map: parsed.map,
+      includes: [],
+      root: includedAt === null,
+    };
+    if (pack !== undefined) loadedFile.pack = pack;
+    loaded.set(file, loadedFile);
+    stack.push(file);
+    includeEntries(parsed.doc).forEach((entry, i) => {
+      if (entry === '') return;
+      const at = parsed.map.locate(`/include/${i}`);
+      const target = resolveInclude(file, entry, reader);
+      if (!target) {
+        diagnostics.push(diagnostic('include-not-found', `No shipped pack named "${entry}"`, at, 'a file path needs a "/" or a .yaml/.yml ending'));
+        return;
+      }
+      if (stack.includes(target.file)) {
+        const cycle = [...stack.slice(stack.indexOf(target.file)), target.file].join(' -> ');
+        diagnostics.push(diagnostic('include-cycle', `Include cycle: ${cycle}`, at));
+        return;
+      }
+      const child = loaded.get(target.file) ?? visit(target.file, target.pack, at);
+      if (child && !loadedFile.includes.includes(child.file)) loadedFile.includes.push(child.file);
+    });
+    stack.pop();
+    order.push(loadedFile);
+    return loadedFile;
+  };
+
+  for (const root of roots) {
+    const existing = loaded.get(root);
+    if (existing) existing.root = true;
+    else visit(root, undefined, null);
+  }
+  return { files: order, diagnostics };
+}
+
+function includeEntries(doc: unknown): string[] {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return [];
+  const include = (doc as { include?: unknown }).include;
+  if (!Array.isArray(include)) return [];
+  // Non-string entries keep their index (so positions stay right); the schema reports them.
+  return include.map((entry) => (typeof entry === 'string' ? entry : ''));
+}
+
+/** A file entry resolves against the including file's folder; anything else is a pack name. */
+function resolveInclude(from: string, entry: string, reader: PolicyReader): { file: string; pack?: string } | null {
+  if (entry.includes('/') || /\.ya?ml$/i.test(entry)) {
+    const p = from.includes('\\') ? path.win32 : path.posix;
+    return { file: p.isAbsolute(entry) ? p.normalize(entry) : p.join(p.dirname(from), entry) };
+  }
+  const packFile = reader.packPath(entry);
+  return packFile ? { file: packFile, pack: entry } : null;
+}
