@@ -28,11 +28,11 @@ describe('buildPolicy on fixtures', () => {
       ['valid/team/extra.yaml', false, undefined],
       ['valid/team.yaml', true, undefined],
     ]);
-    expect(policy.rules.map((r) => [r.id, r.outcome, r.bypass])).toEqual([
-      ['guard-env-files', 'deny', 0],
-      ['no-force-push', 'ask', 0],
-      ['tester-writes-tests-only', 'deny', 0],
-      ['l1-l2-before-idle', 'block', 0],
+    expect(policy.rules.map((r) => [r.id, r.outcome, r.bypasses])).toEqual([
+      ['guard-env-files', 'deny', [0]],
+      ['no-force-push', 'ask', [0]],
+      ['tester-writes-tests-only', 'deny', [0]],
+      ['l1-l2-before-idle', 'block', [0]],
     ]);
     expect(policy.rules[2].agents).toEqual(['murdock']);
     expect(policy.settings.log.file).toBe('.claude/policy-decisions.jsonl');

@@ -9,7 +9,7 @@ import { toPointer } from './load/source-map';
 import { compileAgents } from './compile/agents';
 import { isObject } from './compile/context';
 import { compileRule } from './compile/rule';
-import { compileSettings, nearestBypass } from './compile/settings';
+import { compileSettings, coveringBypasses } from './compile/settings';
 
 export { globRegex } from './compile/paths';
 export { wildcardRegex } from './compile/patterns';
@@ -27,7 +27,7 @@ export interface CompileResult {
 export function compilePolicy(files: LoadedFile[]): CompileResult {
   const diagnostics: Diagnostic[] = [];
   const { settings, bypassOf } = compileSettings(files);
-  const bypassFor = nearestBypass(files, bypassOf);
+  const bypassFor = coveringBypasses(files, bypassOf);
   const agents = compileAgents(files, diagnostics);
   const rules: CompiledRule[] = [];
   const ids = new Map<string, SourceLocation>();
@@ -37,7 +37,7 @@ export function compilePolicy(files: LoadedFile[]): CompileResult {
     const raws = isObject(file.doc) && Array.isArray(file.doc.rules) ? file.doc.rules : [];
     raws.forEach((raw: unknown, index: number) => {
       if (!isObject(raw)) return;
-      const rule = compileRule(ctx, raw, index, agents, bypassFor.get(file.file) ?? null);
+      const rule = compileRule(ctx, raw, index, agents, bypassFor.get(file.file) ?? []);
       if (typeof raw.id !== 'string') return; // the schema reports it
       const first = ids.get(rule.id);
       if (first) {

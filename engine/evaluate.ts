@@ -67,13 +67,19 @@ export async function evaluate(policy: CompiledPolicy, event: HookEvent, ctx: Ev
   return Object.assign(decision, combineHits(decision.hits, protocol));
 }
 
-/** Records the rule as bypassed when its switch's variable holds one of the switch's values. */
+/** Records the rule as bypassed when one of its switches' variables holds one of that switch's values. */
 function isBypassed(policy: CompiledPolicy, rule: CompiledRule, ctx: EvaluationContext, decision: Decision): boolean {
-  if (rule.bypass === null) return false;
-  const bypass = policy.settings.bypasses[rule.bypass];
-  if (!bypass) return false;
-  const value = ctx.env[bypass.env];
-  if (value === undefined || !bypass.values.includes(value)) return false;
+  let bypass = null;
+  let value: string | undefined;
+  for (const index of rule.bypasses) {
+    const candidate = policy.settings.bypasses[index];
+    value = candidate ? ctx.env[candidate.env] : undefined;
+    if (candidate && value !== undefined && candidate.values.includes(value)) {
+      bypass = candidate;
+      break;
+    }
+  }
+  if (!bypass || value === undefined) return false;
   decision.trace.push({ id: rule.id, source: rule.source, status: 'bypassed' });
   if (decision.bypass) decision.bypass.rules.push(rule.id);
   else decision.bypass = { env: bypass.env, value, rules: [rule.id] };

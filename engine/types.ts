@@ -207,8 +207,8 @@ export interface CompiledRule {
   requires: CompiledRequirement[];
   outcome: Outcome;
   message: string;
-  /** Index into settings.bypasses of the switch that turns this rule off, or null. */
-  bypass: number | null;
+  /** Indices into settings.bypasses of the switches that turn this rule off: its own file's and every includer's. */
+  bypasses: number[];
   log: boolean;
 }
 

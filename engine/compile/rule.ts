@@ -23,7 +23,7 @@ const KNOWN_EVENTS = new Set(EVENT_NAMES);
  * The compiled rule at `rules[index]` of the context's file (assumed schema-valid).
  * @example compileRule(ctx, { id: 'r', on: 'Stop', block: 'not yet' }, 0, agents, null).outcome // 'block'
  */
-export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, index: number, agents: AgentDirectory, bypass: number | null): CompiledRule {
+export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, index: number, agents: AgentDirectory, bypasses: number[]): CompiledRule {
   const p = (...rest: Array<string | number>) => toPointer(['rules', index, ...rest]);
   const outcome = OUTCOMES.find((o) => typeof raw[o] === 'string') ?? 'warn';
   const message = typeof raw[outcome] === 'string' ? (raw[outcome] as string) : '';
@@ -50,7 +50,7 @@ export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, i
     requires: compileRequires(ctx, raw.require, index),
     outcome,
     message,
-    bypass,
+    bypasses,
     log: raw.log !== false,
   };
   if (typeof raw.description === 'string') rule.description = raw.description;

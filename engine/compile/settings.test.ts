@@ -58,13 +58,13 @@ describe('bypass scoping', () => {
     'other-root.yaml': lines('version: 1', 'rules: [{ id: other, on: Stop, block: x }]'),
   };
 
-  test('each file bypass applies to its rules and those of the files it includes, nearest first', () => {
+  test('a file\'s bypass applies to its rules and to those of every file it includes, nearest first', () => {
     const policy = compiled(build(files, ['p.yaml', 'other-root.yaml']));
     expect(policy.settings.bypasses).toEqual([
       { env: 'GUARD_OFF', values: ['yes'], source: { file: '/packs/guard.yaml', line: 3, column: 21 } },
       { env: 'TEAM_OFF', values: ['off', '0', 'false'], source: { file: 'p.yaml', line: 4, column: 11 } },
     ]);
-    const bypassOf = Object.fromEntries(policy.rules.map((r) => [r.id, r.bypass]));
-    expect(bypassOf).toEqual({ inner: 0, guard: 0, plain: 1, top: 1, other: null });
+    const bypassOf = Object.fromEntries(policy.rules.map((r) => [r.id, r.bypasses]));
+    expect(bypassOf).toEqual({ inner: [0, 1], guard: [0, 1], plain: [1], top: [1], other: [] });
   });
 });

@@ -68,23 +68,24 @@ function stringRecord(value: Record<string, unknown>): Record<string, string> {
 }
 
 /**
- * For each file, the index of the nearest bypass: its own, else the nearest includer's
+ * For each file, the indices of every bypass that covers it: its own, then its includers', nearest first
  * (breadth-first up the include graph, includers in evaluation order).
- * @example nearestBypass(files, bypassOf).get('policies/pack.yaml') // 0
+ * @example coveringBypasses(files, bypassOf).get('policies/pack.yaml') // [0, 2]
  */
-export function nearestBypass(files: readonly LoadedFile[], bypassOf: Map<string, number>): Map<string, number | null> {
+export function coveringBypasses(files: readonly LoadedFile[], bypassOf: Map<string, number>): Map<string, number[]> {
   const includers = new Map<string, string[]>();
   for (const file of files) {
     for (const child of file.includes) includers.set(child, [...(includers.get(child) ?? []), file.file]);
   }
-  const result = new Map<string, number | null>();
+  const result = new Map<string, number[]>();
   for (const file of files) {
-    let found: number | null = null;
+    const found: number[] = [];
     const queue = [file.file];
     const seen = new Set(queue);
-    while (queue.length > 0 && found === null) {
+    while (queue.length > 0) {
       const current = queue.shift() as string;
-      found = bypassOf.get(current) ?? null;
+      const own = bypassOf.get(current);
+      if (own !== undefined) found.push(own);
       for (const parent of includers.get(current) ?? []) {
         if (!seen.has(parent)) {
           seen.add(parent);

@@ -78,7 +78,7 @@ export function compiledRule(partial: Partial<CompiledRule> = {}): CompiledRule 
     requires: [],
     outcome: 'deny',
     message: 'denied by {{rule}}',
-    bypass: null,
+    bypasses: [],
     log: true,
     ...partial,
   };
