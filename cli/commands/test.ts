@@ -1,0 +1,213 @@
+/**
+ * `policy test [PATHS...]`: runs test suites (docs/test-format.md) through the same code
+ * path as `policy hook`, reports them, and exits 0 (all passed), 1 (a case failed or
+ * coverage is below the threshold) or 2 (usage or load error).
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { CommanderError, type Command } from 'commander';
+import { diagnostic, hasErrors } from '../../engine/diagnostics';
+import { cacheFileName, writeCacheFile } from '../../engine/host/cache-store';
+import { compilePolicyFiles, type CompileResult } from '../../engine/host/compile-entry';
+import { ENGINE_VERSION } from '../../engine/host/engine-version';
+import { discoverPolicyFiles } from '../../engine/host/discover';
+import { createCoverage, summarizeCoverage } from '../../engine/testing/coverage';
+import { parseSuiteText } from '../../engine/testing/parse-suite';
+import { runSuite, type SuiteHost } from '../../engine/testing/run-suite';
+import type { FileSpec, SuiteResult, TestRunResult, TestSuite } from '../../engine/testing/types';
+import type { CompiledPolicy, Diagnostic } from '../../engine/types';
+import { runHook } from '../hook';
+import { FORMAT_NAMES, REPORTERS } from '../test-reporters';
+
+export interface TestCommandOptions {
+  /** Suite files or folders; [] = every *.test.yaml under cwd. */
+  paths: string[];
+  cwd: string;
+  /** Used only to discover the policy of a suite without `policy:`. */
+  env: Readonly<Record<string, string | undefined>>;
+  format: string;
+  coverage: boolean;
+  threshold?: number;
+}
+
+export interface TestCommandResult {
+  exitCode: 0 | 1 | 2;
+  stdout: string;
+  stderr: string;
+  result: TestRunResult | null;
+}
+
+const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist']);
+
+/**
+ * Runs the suites and renders the report; never writes to the process streams.
+ * @example (await runTests({ paths: ['policies/tests'], cwd, env: {}, format: 'pretty', coverage: false })).exitCode // 0
+ */
+export async function runTests(options: TestCommandOptions): Promise<TestCommandResult> {
+  const reporter = REPORTERS[options.format];
+  if (!reporter) return usage(`unknown --format "${options.format}" (use ${FORMAT_NAMES.join(', ')})`);
+  const threshold = options.threshold;
+  if (threshold !== undefined && !(threshold >= 0 && threshold <= 100)) return usage('--coverage-threshold must be a number from 0 to 100');
+  const found = findSuites(options.paths, options.cwd);
+  if (found.missing.length > 0) return usage(found.missing.map((p) => `no such file or folder: ${p}`).join('\n'));
+  if (found.files.length === 0) return usage(`no *.test.yaml files found${options.paths.length ? ` in ${options.paths.join(', ')}` : ''}`);
+
+  const started = Date.now();
+  const tally = createCoverage();
+  const suites: SuiteResult[] = [];
+  const workspace = createWorkspace();
+  const policies = new Map<string, CompileResult>();
+  try {
+    for (const file of found.files) suites.push(await runSuiteFile(file, options, workspace, policies, tally));
+  } finally {
+    workspace.dispose();
+  }
+  const cases = suites.flatMap((s) => s.cases);
+  const passed = cases.filter((c) => c.passed).length;
+  const result: TestRunResult = { suites, passed, failed: cases.length - passed, coverage: summarizeCoverage(tally), durationMs: Date.now() - started };
+  const stdout = reporter(result, { cwd: options.cwd, coverage: options.coverage, threshold });
+  const loadError = suites.some((s) => hasErrors(s.diagnostics));
+  const belowThreshold = threshold !== undefined && result.coverage.percent < threshold;
+  const exitCode = loadError ? 2 : result.failed > 0 || belowThreshold ? 1 : 0;
+  return { exitCode, stdout, stderr: '', result };
+}
+
+async function runSuiteFile(file: string, options: TestCommandOptions, workspace: Workspace, policies: Map<string, CompileResult>, tally: ReturnType<typeof createCoverage>): Promise<SuiteResult> {
+  const failed = (diagnostics: Diagnostic[]): SuiteResult => ({ file, cases: [], diagnostics });
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    return failed([diagnostic('test-file-not-found', `cannot read the suite: ${(e as Error).message}`, { file })]);
+  }
+  const parsed = parseSuiteText(file, text);
+  if (!parsed.suite) return failed(parsed.diagnostics);
+  const roots = policyRoots(parsed.suite, options);
+  if (roots.length === 0) {
+    return failed([diagnostic('no-policy', 'the suite names no `policy:` and the project has no .claude/policies.yaml or policies.yaml', { file })]);
+  }
+  const key = roots.join('\0');
+  const built = policies.get(key) ?? compilePolicyFiles(roots);
+  policies.set(key, built);
+  if (!built.policy || hasErrors(built.diagnostics)) return failed([...parsed.diagnostics, ...built.diagnostics]);
+  const result = await runSuite(parsed.suite, built.policy, suiteHost(workspace, roots, withoutLog(built.policy), built), tally);
+  return { ...result, diagnostics: [...parsed.diagnostics, ...built.diagnostics] };
+}
+
+function policyRoots(suite: TestSuite, options: TestCommandOptions): string[] {
+  if (suite.policies.length > 0) return suite.policies;
+  return discoverPolicyFiles({ configs: [], env: options.env, projectRoot: options.cwd.split(path.sep).join('/') });
+}
+
+/** Test runs write no decision log and post no webhook. */
+function withoutLog(policy: CompiledPolicy): CompiledPolicy {
+  return { ...policy, settings: { ...policy.settings, log: { file: null, webhook: null, record: [] } } };
+}
+
+/**
+ * The hook runner, fed the suite's already compiled policy: the artefact is stored in the
+ * run's own cache folder (searched before any shared one), so every case reads it there.
+ */
+function suiteHost(workspace: Workspace, roots: string[], policy: CompiledPolicy, built: CompileResult): SuiteHost {
+  const argv = roots.flatMap((r) => ['--config', r]);
+  const artefact = { engine: ENGINE_VERSION, roots, sources: built.sources, policy };
+  writeCacheFile([workspace.cacheDir], cacheFileName(roots, ENGINE_VERSION), JSON.stringify(artefact));
+  const compiler = () => ({ compilePolicyFiles: () => ({ ...built, policy }) });
+  return {
+    project: (files) => workspace.project(files),
+    readJson: (file) => {
+      try {
+        return { value: JSON.parse(fs.readFileSync(file, 'utf8')) };
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ? 'test-file-not-found' : 'event-malformed';
+        return { error: diagnostic(code, `cannot use event_file: ${(e as Error).message}`, { file }) };
+      }
+    },
+    execute: async (input) => {
+      const env = { ...input.env, HOOKPOLICY_CACHE_DIR: workspace.cacheDir };
+      const hook = await runHook({ argv, stdin: input.stdin, env, cwd: input.projectRoot, compiler });
+      return { decision: hook.decision, response: hook.response };
+    },
+    now: () => Date.now(),
+  };
+}
+
+interface Workspace {
+  cacheDir: string;
+  project(files: Record<string, FileSpec>): string;
+  dispose(): void;
+}
+
+/** Temp projects, one per distinct file set (cases do not change their project). */
+function createWorkspace(): Workspace {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-test-')));
+  const projects = new Map<string, string>();
+  return {
+    cacheDir: path.join(root, 'cache'),
+    project(files) {
+      const key = JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
+      let dir = projects.get(key);
+      if (!dir) {
+        dir = path.join(root, `p${projects.size}`);
+        for (const [rel, spec] of Object.entries(files)) writeSpec(path.join(dir, rel), spec);
+        fs.mkdirSync(dir, { recursive: true });
+        projects.set(key, dir);
+      }
+      return dir.split(path.sep).join('/');
+    },
+    dispose: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+function writeSpec(file: string, spec: FileSpec): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, 'content' in spec ? spec.content : Buffer.alloc(spec.size, 'x'));
+}
+
+/**
+ * Suite files for the given paths, sorted: files as given, folders searched for
+ * *.test.yaml (skipping node_modules, .git, dist); no path = the whole project.
+ */
+export function findSuites(paths: readonly string[], cwd: string): { files: string[]; missing: string[] } {
+  const files: string[] = [];
+  const missing: string[] = [];
+  for (const p of paths.length > 0 ? paths : ['.']) {
+    const abs = path.resolve(cwd, p);
+    const stat = fs.statSync(abs, { throwIfNoEntry: false });
+    if (!stat) missing.push(p);
+    else if (stat.isDirectory()) files.push(...walk(abs).sort());
+    else files.push(abs);
+  }
+  return { files: [...new Set(files.map((f) => f.split(path.sep).join('/')))], missing };
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) out.push(...walk(path.join(dir, entry.name)));
+    else if (entry.isFile() && entry.name.endsWith('.test.yaml')) out.push(path.join(dir, entry.name));
+  }
+  return out;
+}
+
+function usage(message: string): TestCommandResult {
+  return { exitCode: 2, stdout: '', stderr: `policy test: ${message}\n`, result: null };
+}
+
+/** Registers `policy test [paths...] [--format F] [--coverage] [--coverage-threshold N]`. */
+export function register(program: Command): void {
+  program
+    .command('test')
+    .description('run policy test suites (*.test.yaml): hook events in, expected decisions and output out')
+    .argument('[paths...]', 'suite files or folders (default: every *.test.yaml in the project)')
+    .option('--format <format>', `report format: ${FORMAT_NAMES.join(', ')}`, 'pretty')
+    .option('--coverage', 'list the rules no case exercised or made decide', false)
+    .option('--coverage-threshold <percent>', 'fail when fewer than this % of the rules decided in some case', Number)
+    .action(async (paths: string[], opts: { format: string; coverage: boolean; coverageThreshold?: number }) => {
+      const out = await runTests({ paths, cwd: process.cwd(), env: process.env, format: opts.format, coverage: opts.coverage, threshold: opts.coverageThreshold });
+      process.stdout.write(out.stdout);
+      process.stderr.write(out.stderr);
+      if (out.exitCode !== 0) throw new CommanderError(out.exitCode, 'policy.exit', '');
+    });
+}

@@ -1,0 +1,113 @@
+/**
+ * Checking a case's expectations against what the runner produced. Outcome, rules,
+ * message, context and warning are read from the Decision; stdout, stderr and exit_code
+ * from the rendered response, exactly as Claude Code would receive it.
+ */
+import type { Decision } from '../types';
+import { lineDiff, stableJson } from './diff';
+import type { CaseActual, Expectation, ExpectationFailure, TextMatcher } from './types';
+
+/**
+ * Ids of the rules whose outcome took effect: the rules that decided the final outcome,
+ * then every warn and context rule that fired, in rule order.
+ * @example effectiveRules(decision) // ['ateam-reviewer-writes-nothing']
+ */
+export function effectiveRules(decision: Decision): string[] {
+  const ids = new Set(decision.decidedBy.map((h) => h.id));
+  for (const hit of decision.hits) if (hit.outcome === 'warn' || hit.outcome === 'context') ids.add(hit.id);
+  const order = decision.hits.map((h) => h.id);
+  return [...ids].sort((x, y) => rank(order, x) - rank(order, y));
+}
+
+function rank(order: string[], id: string): number {
+  const i = order.indexOf(id);
+  return i === -1 ? order.length : i;
+}
+
+/**
+ * Every unmet expectation of a case; [] when the case passes.
+ * @example checkExpectation({ outcome: 'deny' }, { decision: { ...d, outcome: 'allow' }, response })
+ *   // [{ key: 'outcome', message: 'outcome differs', expected: 'deny', actual: 'allow' }]
+ */
+export function checkExpectation(expect: Expectation, actual: CaseActual): ExpectationFailure[] {
+  const failures: ExpectationFailure[] = [];
+  const d = actual.decision;
+  const r = actual.response;
+  if (expect.outcome !== undefined) {
+    const got = d ? d.outcome : '(no decision)';
+    if (got !== expect.outcome) failures.push({ key: 'outcome', message: 'outcome differs', expected: expect.outcome, actual: got });
+  }
+  if (expect.rules !== undefined) {
+    const got = d ? effectiveRules(d) : [];
+    if (!sameSet(expect.rules, got)) {
+      failures.push({ key: 'rules', message: 'deciding rules differ', expected: listText(expect.rules), actual: listText(got) });
+    }
+  }
+  checkText(failures, 'message', expect.message, d?.reason ?? null);
+  checkText(failures, 'context', expect.context, d && d.contexts.length > 0 ? d.contexts.join('\n') : null);
+  checkText(failures, 'warning', expect.warning, d && d.warnings.length > 0 ? d.warnings.join('\n') : null);
+  if (expect.stdout !== undefined) checkStdout(failures, expect.stdout, r.stdout);
+  if (expect.exit_code !== undefined && expect.exit_code !== r.exitCode) {
+    failures.push({ key: 'exit_code', message: 'exit code differs', expected: String(expect.exit_code), actual: String(r.exitCode) });
+  }
+  checkText(failures, 'stderr', expect.stderr, r.stderr === '' ? null : r.stderr);
+  return failures;
+}
+
+/**
+ * Whether a text satisfies a matcher; null text (nothing there) never does.
+ * @example matchText({ contains: 'review' }, 'the reviewer') // true
+ */
+export function matchText(matcher: TextMatcher, text: string | null): boolean {
+  if (text === null) return false;
+  if ('contains' in matcher) return text.includes(matcher.contains);
+  if ('equals' in matcher) return text === matcher.equals;
+  return new RegExp(matcher.regex).test(text);
+}
+
+/** How a matcher reads in a failure message. */
+export function describeMatcher(matcher: TextMatcher): string {
+  if ('contains' in matcher) return `contains ${JSON.stringify(matcher.contains)}`;
+  if ('equals' in matcher) return `equals ${JSON.stringify(matcher.equals)}`;
+  return `matches /${matcher.regex}/`;
+}
+
+function checkText(failures: ExpectationFailure[], key: 'message' | 'context' | 'warning' | 'stderr', matcher: TextMatcher | undefined, text: string | null): void {
+  if (matcher === undefined || matchText(matcher, text)) return;
+  failures.push({
+    key,
+    message: text === null ? `no ${key}` : `${key} does not match`,
+    expected: describeMatcher(matcher),
+    actual: text === null ? '(none)' : JSON.stringify(text),
+  });
+}
+
+function checkStdout(failures: ExpectationFailure[], expected: unknown, stdout: string): void {
+  const got = parseStdout(stdout);
+  const want = stableJson(expected);
+  const have = got.json ? stableJson(got.value) : JSON.stringify(stdout);
+  if (want === have) return;
+  const failure: ExpectationFailure = { key: 'stdout', message: 'stdout differs', expected: want, actual: have };
+  if (want.includes('\n') || have.includes('\n')) failure.diff = lineDiff(want, have);
+  failures.push(failure);
+}
+
+/** stdout as JSON: '' is null; text that is not JSON stays text. */
+function parseStdout(stdout: string): { json: boolean; value: unknown } {
+  if (stdout.trim() === '') return { json: true, value: null };
+  try {
+    return { json: true, value: JSON.parse(stdout) };
+  } catch {
+    return { json: false, value: stdout };
+  }
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return sa.size === sb.size && [...sa].every((x) => sb.has(x));
+}
+
+function listText(ids: readonly string[]): string {
+  return `[${ids.join(', ')}]`;
+}
