@@ -23,7 +23,7 @@ describe('rules', () => {
       requires: [],
       outcome: 'block',
       message: 'keep going, {{agent}}',
-      bypass: null,
+      bypasses: [],
       log: true,
     }]);
     expect(policy.format).toBe(1);

@@ -1,0 +1,30 @@
+/**
+ * `policy hook` in --help. bin/policy.cjs sends `policy hook` straight to dist/hook.cjs
+ * without loading commander; this registration is for help and programmatic use.
+ */
+import { CommanderError, type Command } from 'commander';
+import { main as runHookMain } from '../hook-main';
+
+/** Registers `policy hook [--config FILE]... [--on-error open|closed]`. */
+export function register(program: Command): void {
+  program
+    .command('hook')
+    .description('answer one Claude Code hook event (JSON on stdin) from the policy')
+    .option('-c, --config <file>', 'policy file, relative to the project root (repeatable; default: $POLICY_CONFIG, .claude/policies.yaml, policies.yaml)', collect)
+    .option('--on-error <mode>', 'when the event cannot be checked: open (say nothing) or closed (deny or block); default: the policy\'s on_error')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (options: { config?: string[]; onError?: string }, command: Command) => {
+      const argv = [
+        ...(options.config ?? []).flatMap((file) => ['--config', file]),
+        ...(options.onError !== undefined ? ['--on-error', options.onError] : []),
+        ...command.args,
+      ];
+      const result = await runHookMain(argv);
+      if (result.exitCode !== 0) throw new CommanderError(result.exitCode, 'policy.exit', '');
+    });
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

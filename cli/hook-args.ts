@@ -1,0 +1,47 @@
+/**
+ * Arguments of `policy hook`, parsed by hand: the hot path does not load commander.
+ */
+
+export interface HookArgs {
+  /** --config FILE, in order (repeatable). */
+  configs: string[];
+  /** --on-error open|closed, or null when not given. */
+  onError: 'open' | 'closed' | null;
+  /** Usage problems: unknown options, missing or bad values. */
+  problems: string[];
+}
+
+/**
+ * @example parseHookArgs(['--config', 'a.yaml', '--on-error=closed'])
+ *   // { configs: ['a.yaml'], onError: 'closed', problems: [] }
+ */
+export function parseHookArgs(argv: readonly string[]): HookArgs {
+  const args: HookArgs = { configs: [], onError: null, problems: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = splitFlag(argv[i]);
+    const value = (): string | null => {
+      if (inline !== null) return inline;
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) return null;
+      i++;
+      return next;
+    };
+    if (flag === '--config' || flag === '-c') {
+      const v = value();
+      if (v === null || v === '') args.problems.push(`${flag} needs a file`);
+      else args.configs.push(v);
+    } else if (flag === '--on-error') {
+      const v = value();
+      if (v === 'open' || v === 'closed') args.onError = v;
+      else args.problems.push(`--on-error must be open or closed, not ${v === null ? 'nothing' : JSON.stringify(v)}`);
+    } else {
+      args.problems.push(`unknown argument ${JSON.stringify(argv[i])}`);
+    }
+  }
+  return args;
+}
+
+function splitFlag(arg: string): [string, string | null] {
+  const eq = arg.indexOf('=');
+  return arg.startsWith('--') && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, null];
+}

@@ -1,0 +1,45 @@
+/**
+ * Entry of dist/hook.cjs, the hot path: reads stdin synchronously, runs the hook, writes
+ * stdout and stderr each in one synchronous write, and hands the exit code to bin.
+ */
+import * as fs from 'fs';
+import { runHook } from './hook';
+
+export interface HookMainResult {
+  exitCode: 0 | 2;
+  /** The deadline passed: bin ends the process at once instead of waiting for stray work. */
+  timedOut: boolean;
+}
+
+/**
+ * Runs `policy hook` on the real stdin/stdout/stderr.
+ * @example main(['--config', 'ci.yaml']).then((r) => { process.exitCode = r.exitCode; })
+ */
+export async function main(argv: string[]): Promise<HookMainResult> {
+  const result = await runHook({ argv, stdin: readStdin(), env: process.env, cwd: process.cwd() });
+  writeAll(1, result.response.stdout);
+  writeAll(2, result.response.stderr);
+  return { exitCode: result.response.exitCode, timedOut: result.timedOut };
+}
+
+function readStdin(): string {
+  try {
+    return fs.readFileSync(0, 'utf8');
+  } catch {
+    // No stdin (closed or a terminal): treated as an empty, malformed event.
+    return '';
+  }
+}
+
+/** One writeSync, repeated only for a partial write or a busy non-blocking pipe. */
+function writeAll(fd: number, text: string): void {
+  const buffer = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < buffer.length) {
+    try {
+      offset += fs.writeSync(fd, buffer, offset, buffer.length - offset);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+    }
+  }
+}

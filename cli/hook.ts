@@ -1,0 +1,148 @@
+/**
+ * `policy hook`: one Claude Code hook event in, one answer out. Reads the event, finds
+ * the policy, takes the compiled artefact from the cache (compiling it only when stale),
+ * evaluates, renders, and records the decision. Every failure becomes a visible answer
+ * per on_error; nothing here throws past runHook.
+ */
+import { diagnostic, formatDiagnostic } from '../engine/diagnostics';
+import { evaluate } from '../engine/evaluate';
+import { renderFailure, renderResponse } from '../engine/render';
+import type { CompiledPolicy, Decision, Diagnostic, HookEvent, HookResponse } from '../engine/types';
+import { recordDecision } from '../engine/host/decision-log';
+import { discoverPolicyFiles } from '../engine/host/discover';
+import { createFileFacts } from '../engine/host/file-facts';
+import { lastArtefact, loadPolicy, type PolicyCompiler } from '../engine/host/policy-cache';
+import { resolveProjectRoot } from '../engine/host/project-root';
+import { parseHookArgs, type HookArgs } from './hook-args';
+
+export interface HookInput {
+  argv: string[];
+  stdin: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Loads the compiler bundle; defaults to dist/compile.cjs beside this bundle. */
+  compiler?: () => PolicyCompiler;
+  /** The webhook sender script; defaults to dist/webhook-sender.cjs. */
+  webhookSender?: string;
+  now?: () => number;
+  /** Cache folders; defaults to $HOOKPOLICY_CACHE_DIR and the others of cacheDirectories. */
+  cacheDirs?: string[];
+  /** The evaluate stage; replaceable in tests (say, one that never answers). */
+  evaluator?: typeof evaluate;
+}
+
+export interface HookResult {
+  response: HookResponse;
+  decision: Decision | null;
+  /** Problems that went to stderr only (cache-error, log-error). */
+  warnings: Diagnostic[];
+  timedOut: boolean;
+}
+
+type OnError = 'open' | 'closed';
+
+/**
+ * Runs one hook event end to end and returns what to write; never throws.
+ * @example await runHook({ argv: [], stdin: '{"hook_event_name":"Stop"}', env: process.env, cwd: '/p' })
+ *   // { response: { stdout: '', stderr: '', exitCode: 0 }, ... }
+ */
+export async function runHook(input: HookInput): Promise<HookResult> {
+  const args = parseHookArgs(input.argv);
+  try {
+    return await runParsed(input, args);
+  } catch (e) {
+    const problem = diagnostic('internal-error', `unexpected error in policy hook: ${(e as Error)?.message ?? String(e)}`);
+    return failed(null, [problem], args.onError ?? 'open', []);
+  }
+}
+
+async function runParsed(input: HookInput, args: HookArgs): Promise<HookResult> {
+  const event = parseEvent(input.stdin);
+  const projectRoot = resolveProjectRoot(input.env, event, input.cwd);
+  const roots = discoverPolicyFiles({ configs: args.configs, env: input.env, projectRoot });
+  const fallbackOnError = (): OnError => args.onError ?? (roots.length > 0 ? lastArtefact(roots, input.env)?.policy.settings.onError : undefined) ?? 'open';
+
+  if (args.problems.length > 0) {
+    const problems = args.problems.map((p) => diagnostic('internal-error', `policy hook: ${p}`));
+    return failed(event?.hook_event_name ?? null, problems, fallbackOnError(), []);
+  }
+  if (!event) {
+    const problem = diagnostic('event-malformed', 'stdin is not a JSON object with a string hook_event_name');
+    return failed(null, [problem], fallbackOnError(), []);
+  }
+  if (roots.length === 0) {
+    const problem = diagnostic('no-policy', `no policy file: looked for .claude/policies.yaml and policies.yaml in ${projectRoot}`,
+      undefined, 'pass --config FILE or set POLICY_CONFIG');
+    return failed(event.hook_event_name, [problem], args.onError ?? 'open', []);
+  }
+
+  const loaded = loadPolicy({ roots, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs });
+  if (!loaded.policy) {
+    const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+    const onError = args.onError ?? loaded.lastOnError ?? 'open';
+    return failed(event.hook_event_name, errors.length > 0 ? errors : loaded.diagnostics, onError, loaded.warnings);
+  }
+  return decide(input, event, projectRoot, loaded.policy, args.onError ?? loaded.policy.settings.onError, loaded.warnings);
+}
+
+async function decide(
+  input: HookInput, event: HookEvent, projectRoot: string, policy: CompiledPolicy, onError: OnError, warnings: Diagnostic[],
+): Promise<HookResult> {
+  const now = input.now ?? Date.now;
+  const facts = createFileFacts(projectRoot);
+  const evaluation = (input.evaluator ?? evaluate)(policy, event, { projectRoot, env: input.env, facts, now });
+  const decision = await withDeadline(evaluation, policy.settings.deadlineMs);
+  if (decision === 'timeout') {
+    const problem = diagnostic('deadline-exceeded', `evaluating the event took longer than deadline_ms (${policy.settings.deadlineMs} ms)`);
+    return { ...failed(event.hook_event_name, [problem], onError, warnings), timedOut: true };
+  }
+  const response = renderResponse(decision, { onError });
+  const logProblems = recordDecision({ decision, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender });
+  return { response: withWarnings(response, [...warnings, ...logProblems]), decision, warnings: [...warnings, ...logProblems], timedOut: false };
+}
+
+/**
+ * The event on stdin, or null when it is not a JSON object with a non-empty string
+ * hook_event_name.
+ * @example parseEvent('{"hook_event_name":"Stop"}') // { hook_event_name: 'Stop' }
+ */
+export function parseEvent(stdin: string): HookEvent | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(stdin.replace(/^\uFEFF/, ''));
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const name = (value as Record<string, unknown>).hook_event_name;
+  return typeof name === 'string' && name !== '' ? (value as HookEvent) : null;
+}
+
+function failed(eventName: string | null, problems: Diagnostic[], onError: OnError, warnings: Diagnostic[]): HookResult {
+  const response = withWarnings(renderFailure(eventName, problems, onError), warnings);
+  return { response, decision: null, warnings, timedOut: false };
+}
+
+/** Appends stderr-only warnings after whatever the renderer wrote there. */
+function withWarnings(response: HookResponse, warnings: Diagnostic[]): HookResponse {
+  if (warnings.length === 0) return response;
+  const lines = warnings.map((w) => `hookpolicy: ${formatDiagnostic(w)}\n`).join('');
+  const stderr = response.stderr === '' || response.stderr.endsWith('\n') ? response.stderr : `${response.stderr}\n`;
+  return { ...response, stderr: stderr + lines };
+}
+
+/** Resolves with the value, or 'timeout' when `ms` pass first (ms <= 0: no deadline). */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  if (!(ms > 0)) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** The slow path lives in its own bundle; only a cache miss pays for loading it. */
+function requireCompiler(): PolicyCompiler {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./compile.cjs') as PolicyCompiler;
+}

@@ -1,0 +1,136 @@
+/**
+ * The decision log: one JSON line per recorded decision, appended with a single
+ * O_APPEND write so concurrent runners never interleave inside a line, and optionally
+ * POSTed to a webhook by a detached child process.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { diagnostic, formatDiagnostic } from '../diagnostics';
+import type { CompiledPolicy, Decision, Diagnostic, HookEvent, RuleHit } from '../types';
+import { sendWebhook, type SendWebhookOptions } from './webhook';
+
+/** One line of the decision log. */
+export interface DecisionRecord {
+  time: string;
+  session_id: string | null;
+  event: string;
+  tool: string | null;
+  agent: string | null;
+  outcome: Decision['outcome'];
+  /** The rules that decided, or every rule that fired when none decided. */
+  rules: string[];
+  reason: string | null;
+  paths: string[];
+  contexts?: string[];
+  warnings?: string[];
+  bypass?: Decision['bypass'];
+  errors?: string[];
+  /** The files the policy was built from. */
+  policy: string[];
+}
+
+/**
+ * The categories a decision falls in, as named by `log.record`; rules with `log: false`
+ * do not count. Empty when only such rules fired.
+ * @example logCategories(denyDecision, policy) // ['deny', 'warn']
+ */
+export function logCategories(decision: Decision, policy: CompiledPolicy): string[] {
+  const hits = loggedHits(decision.hits, policy);
+  const decided = loggedHits(decision.decidedBy, policy);
+  const categories: string[] = [];
+  if (decision.outcome !== 'none' && decided.length > 0) categories.push(decision.outcome);
+  if (hits.some((h) => h.outcome === 'warn')) categories.push('warn');
+  if (hits.some((h) => h.outcome === 'context')) categories.push('context');
+  if (decision.bypass) categories.push('bypass');
+  if (decision.errors.some((e) => e.severity === 'error')) categories.push('error');
+  const silent = decision.hits.length > 0 || decision.outcome !== 'none';
+  if (categories.length === 0 && !silent) categories.push('none');
+  return categories;
+}
+
+/** True when `log.record` asks for this decision. */
+export function shouldRecord(decision: Decision, policy: CompiledPolicy): boolean {
+  return logCategories(decision, policy).some((c) => policy.settings.log.record.includes(c));
+}
+
+/**
+ * The log line for a decision.
+ * @example buildDecisionRecord(decision, event, policy, new Date()).rules // ['no-env-writes']
+ */
+export function buildDecisionRecord(decision: Decision, event: HookEvent, policy: CompiledPolicy, now: Date): DecisionRecord {
+  const hits = loggedHits(decision.hits, policy);
+  const decided = loggedHits(decision.decidedBy, policy);
+  const ruled = decision.outcome === 'none' ? hits : decided;
+  const record: DecisionRecord = {
+    time: now.toISOString(),
+    session_id: typeof event.session_id === 'string' ? event.session_id : null,
+    event: decision.event,
+    tool: decision.tool,
+    agent: decision.agent,
+    outcome: decision.outcome,
+    rules: ruled.map((h) => h.id),
+    reason: decided.length > 0 ? decision.reason : null,
+    paths: [...new Set(ruled.flatMap((h) => h.paths ?? []))],
+    policy: policy.sources.map((s) => s.file),
+  };
+  const contexts = hits.filter((h) => h.outcome === 'context').map((h) => h.message);
+  const warnings = hits.filter((h) => h.outcome === 'warn').map((h) => h.message);
+  if (contexts.length > 0) record.contexts = contexts;
+  if (warnings.length > 0) record.warnings = warnings;
+  if (decision.bypass) record.bypass = decision.bypass;
+  if (decision.errors.length > 0) record.errors = decision.errors.map(formatDiagnostic);
+  return record;
+}
+
+/**
+ * Appends one record to the JSONL file (relative paths are under the project root;
+ * missing folders are created). Returns a `log-error` warning instead of throwing.
+ */
+export function appendDecisionRecord(file: string, projectRoot: string, record: DecisionRecord): Diagnostic | null {
+  const target = path.resolve(projectRoot, file);
+  try {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.appendFileSync(target, `${JSON.stringify(record)}\n`, { flag: 'a' });
+    return null;
+  } catch (e) {
+    return diagnostic('log-error', `cannot write the decision log: ${(e as Error).message}`, { file: target });
+  }
+}
+
+export interface RecordDecisionOptions {
+  decision: Decision;
+  event: HookEvent;
+  policy: CompiledPolicy;
+  projectRoot: string;
+  now: Date;
+  /** The webhook sender script (see webhook.ts). */
+  webhookSender?: string;
+  spawn?: SendWebhookOptions['spawn'];
+}
+
+/**
+ * Records a decision where the policy's `log` settings say, when `log.record` asks for
+ * it. Returns `log-error` warnings; the decision itself is never changed.
+ * @example recordDecision({ decision, event, policy, projectRoot: '/p', now: new Date() }) // []
+ */
+export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
+  const { decision, event, policy, projectRoot } = options;
+  const log = policy.settings.log;
+  if ((!log.file && !log.webhook) || !shouldRecord(decision, policy)) return [];
+  const record = buildDecisionRecord(decision, event, policy, options.now);
+  const problems: Diagnostic[] = [];
+  if (log.file) {
+    const problem = appendDecisionRecord(log.file, projectRoot, record);
+    if (problem) problems.push(problem);
+  }
+  if (log.webhook) {
+    const problem = sendWebhook(log.webhook, record, { senderPath: options.webhookSender, spawn: options.spawn });
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}
+
+function loggedHits(hits: readonly RuleHit[], policy: CompiledPolicy): RuleHit[] {
+  const silent = new Set(policy.rules.filter((r) => r.log === false).map((r) => r.id));
+  return hits.filter((h) => !silent.has(h.id));
+}

@@ -1,0 +1,103 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { createFileFacts } from './file-facts';
+
+let root: string;
+
+function write(rel: string, content: string, mtime?: number): void {
+  const file = path.join(root, rel);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  if (mtime !== undefined) fs.utimesSync(file, mtime / 1000, mtime / 1000);
+}
+
+beforeEach(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'facts-'))).split(path.sep).join('/');
+  write('src/a.ts', 'aaaa', 1_700_000_000_000);
+  write('src/deep/b.ts', 'bb', 1_700_000_100_000);
+  write('src/deep/c.md', 'c');
+  write('.env', 'SECRET=1');
+  write('.agent/teams/red/global-context.md', 'version: 3\n');
+  write('.agent/teams/blue/global-context.md', 'version: 4\n');
+  write('node_modules/pkg/index.ts', 'x');
+  write('.git/HEAD', 'ref');
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe('findFiles', () => {
+  it.each([
+    ['**/*.ts', ['src/a.ts', 'src/deep/b.ts']],
+    ['src/**', ['src/a.ts', 'src/deep/b.ts', 'src/deep/c.md']],
+    ['src/*.ts', ['src/a.ts']],
+    ['./src/deep/*', ['src/deep/b.ts', 'src/deep/c.md']],
+    ['.agent/teams/*/global-context.md', ['.agent/teams/blue/global-context.md', '.agent/teams/red/global-context.md']],
+    ['**/.env', ['.env']],
+    ['**/*.{md,ts}', ['.agent/teams/blue/global-context.md', '.agent/teams/red/global-context.md', 'src/a.ts', 'src/deep/b.ts', 'src/deep/c.md']],
+    ['node_modules/**/*.ts', ['node_modules/pkg/index.ts']],
+    ['.git/*', ['.git/HEAD']],
+    ['src/a.ts', ['src/a.ts']],
+    ['src/missing.ts', []],
+    ['nowhere/**', []],
+  ])('%s', (glob, expected) => {
+    expect(createFileFacts(root).findFiles(glob).map((f) => f.path)).toEqual(expected);
+  });
+
+  it('reports sizes and modification times', () => {
+    const found = createFileFacts(root).findFiles('src/**/*.ts');
+    expect(found).toEqual([
+      { path: 'src/a.ts', size: 4, mtimeMs: 1_700_000_000_000 },
+      { path: 'src/deep/b.ts', size: 2, mtimeMs: 1_700_000_100_000 },
+    ]);
+  });
+
+  it('keeps paths outside the project absolute', () => {
+    const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'outside-'))).split(path.sep).join('/');
+    try {
+      fs.writeFileSync(path.join(outside, 'notes.md'), 'hello');
+      const facts = createFileFacts(root);
+      expect(facts.findFiles(`${outside}/*.md`).map((f) => f.path)).toEqual([`${outside}/notes.md`]);
+      const rel = path.posix.relative(root, outside);
+      expect(facts.findFiles(`${rel}/*.md`).map((f) => f.path)).toEqual([`${outside}/notes.md`]);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('returns an absolute glob inside the project as project-relative paths', () => {
+    expect(createFileFacts(root).findFiles(`${root}/src/*.ts`).map((f) => f.path)).toEqual(['src/a.ts']);
+  });
+
+  it('stops after visiting maxEntries entries', () => {
+    for (let i = 0; i < 50; i++) write(`many/f${String(i).padStart(2, '0')}.txt`, 'x');
+    const found = createFileFacts(root, { maxEntries: 10 }).findFiles('many/*.txt');
+    expect(found).toHaveLength(10);
+    expect(createFileFacts(root).findFiles('many/*.txt')).toHaveLength(50);
+  });
+
+  it('does not follow a symlinked folder into a cycle', () => {
+    fs.symlinkSync(root, path.join(root, 'src', 'loop'));
+    expect(createFileFacts(root).findFiles('src/**/*.ts').map((f) => f.path)).toEqual(['src/a.ts', 'src/deep/b.ts']);
+  });
+});
+
+describe('stat', () => {
+  it.each([
+    ['src/a.ts', 'file'],
+    ['src', 'dir'],
+    ['.agent/teams/red', 'dir'],
+    ['src/none', null],
+  ])('%s is %s', (p, kind) => {
+    expect(createFileFacts(root).stat(p)).toBe(kind);
+  });
+});
+
+describe('readText', () => {
+  it('reads at most maxBytes', () => {
+    const facts = createFileFacts(root);
+    expect(facts.readText('.env', 6)).toBe('SECRET');
+    expect(facts.readText('.env', 1000)).toBe('SECRET=1');
+    expect(facts.readText('src/none', 10)).toBeNull();
+    expect(facts.readText('src', 10)).toBeNull();
+  });
+});

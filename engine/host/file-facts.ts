@@ -1,0 +1,116 @@
+/**
+ * Facts over the real file system under the project root: the evaluator's only way to
+ * look at files. Globs are walked from their static base, bounded in entries visited.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import picomatch from 'picomatch';
+import type { Facts, FileFact } from '../types';
+
+export interface FileFactsOptions {
+  /** Most directory entries one findFiles may visit (default 10,000). */
+  maxEntries?: number;
+}
+
+const SKIPPED_DIRS = ['node_modules', '.git'];
+
+/**
+ * Facts rooted at `projectRoot` (absolute POSIX). Paths are project-relative POSIX, or
+ * absolute for places outside the project.
+ * @example createFileFacts('/p').findFiles('docs/**\/*.md') // [{ path: 'docs/a.md', size: 12, mtimeMs: ... }]
+ */
+export function createFileFacts(projectRoot: string, options: FileFactsOptions = {}): Facts {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const abs = (p: string) => path.posix.resolve(projectRoot, p.replace(/\\/g, '/'));
+  const display = (absolute: string) => {
+    const rel = path.posix.relative(projectRoot, absolute);
+    return rel === '' ? '.' : rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel) ? absolute : rel;
+  };
+  return {
+    findFiles(glob: string): FileFact[] {
+      const pattern = glob.replace(/\\/g, '/');
+      const scan = picomatch.scan(pattern);
+      const base = abs(scan.base === '' ? '.' : scan.base);
+      if (!scan.isGlob) {
+        const fact = fileFact(base);
+        return fact ? [{ ...fact, path: display(base) }] : [];
+      }
+      const isMatch = picomatch(scan.glob, { dot: true });
+      const named = pattern.split(/[/{},()|]/);
+      const skipped = SKIPPED_DIRS.filter((d) => !named.includes(d));
+      const found: FileFact[] = [];
+      walk(base, '', { isMatch, skipped, budget: { left: maxEntries } }, (rel, fact) => {
+        found.push({ ...fact, path: display(path.posix.join(base, rel)) });
+      });
+      return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    },
+    stat(p: string): 'file' | 'dir' | null {
+      try {
+        const s = fs.statSync(abs(p));
+        return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : null;
+      } catch {
+        return null;
+      }
+    },
+    readText(p: string, maxBytes: number): string | null {
+      return readHead(abs(p), maxBytes);
+    },
+  };
+}
+
+interface WalkState {
+  isMatch: (rel: string) => boolean;
+  skipped: string[];
+  budget: { left: number };
+}
+
+/** Depth-first walk in name order; symlinked folders are not entered (no cycles). */
+function walk(dir: string, rel: string, state: WalkState, onFile: (rel: string, fact: Omit<FileFact, 'path'>) => void): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (state.budget.left <= 0) return;
+    state.budget.left--;
+    const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    const child = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!state.skipped.includes(entry.name)) walk(child, childRel, state, onFile);
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && state.isMatch(childRel)) {
+      const fact = fileFact(child);
+      if (fact) onFile(childRel, fact);
+    }
+  }
+}
+
+function fileFact(file: string): Omit<FileFact, 'path'> | null {
+  try {
+    const s = fs.statSync(file);
+    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+function readHead(file: string, maxBytes: number): string | null {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buffer = Buffer.alloc(Math.max(0, Math.min(maxBytes, fs.fstatSync(fd).size)));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return buffer.subarray(0, filled).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The loader's window on the file system: reads policy files and finds shipped packs,
+ * remembering the hash of every byte it handed out so the cache can tell when any of
+ * them changes.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { PolicyReader } from '../load';
+import { sha256Hex, type SourceHash } from './sources';
+
+export interface RecordingReader extends PolicyReader {
+  /** Every file read so far, with the hash of the content that was read. */
+  sources(): SourceHash[];
+}
+
+/**
+ * A reader over the real file system; packs are `<packDir>/<name>.yaml`.
+ * @example createFsReader('/pkg/policies').packPath('ai-team') // '/pkg/policies/ai-team.yaml'
+ */
+export function createFsReader(packDir: string): RecordingReader {
+  const read = new Map<string, string>();
+  return {
+    read(file: string): string | null {
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(file);
+      } catch {
+        return null;
+      }
+      read.set(file, sha256Hex(bytes));
+      return bytes.toString('utf8');
+    },
+    packPath(name: string): string | null {
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) return null;
+      const file = path.join(packDir, `${name}.yaml`);
+      return fs.existsSync(file) ? file.split(path.sep).join('/') : null;
+    },
+    sources(): SourceHash[] {
+      return [...read].map(([file, sha256]) => ({ file, sha256 }));
+    },
+  };
+}
+
+/**
+ * The shipped packs folder: `policies/` at the package root, found from the bundle
+ * (dist/) or from the sources (engine/host/).
+ */
+export function defaultPackDir(here: string = __dirname): string {
+  const candidates = [path.resolve(here, '..', 'policies'), path.resolve(here, '..', '..', 'policies')];
+  return candidates.find((dir) => fs.existsSync(dir)) ?? candidates[0];
+}

@@ -1,0 +1,116 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { cacheDirectories, cacheFileName } from './cache-store';
+import { compilePolicyFiles } from './compile-entry';
+import { loadPolicy, type PolicyCompiler } from './policy-cache';
+
+let dir: string;
+let cacheDir: string;
+let builds: number;
+const compiler = (): PolicyCompiler => ({
+  compilePolicyFiles(roots: string[]) {
+    builds++;
+    return compilePolicyFiles(roots);
+  },
+});
+
+const root = () => path.join(dir, 'policies.yaml');
+const extra = (id: string, onError = 'open') => `version: 1\nsettings: { on_error: ${onError} }\nrules:\n  - { id: ${id}, on: Stop, block: "no" }\n`;
+
+function load(dirs = [cacheDir]) {
+  return loadPolicy({ roots: [root()], env: {}, compiler, dirs, engineVersion: 'test' });
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cache-'));
+  cacheDir = path.join(dir, 'cache');
+  builds = 0;
+  fs.writeFileSync(root(), 'version: 1\ninclude: [./extra.yaml]\n');
+  fs.writeFileSync(path.join(dir, 'extra.yaml'), extra('first'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const ruleIds = (r: ReturnType<typeof load>) => r.policy?.rules.map((x) => x.id);
+
+it('builds on a miss, then serves the cached artefact while nothing changed', () => {
+  const first = load();
+  expect([first.fromCache, ruleIds(first), builds]).toEqual([false, ['first'], 1]);
+  const second = load();
+  expect([second.fromCache, ruleIds(second), builds, second.warnings]).toEqual([true, ['first'], 1, []]);
+});
+
+it('rebuilds when an included file changes', () => {
+  load();
+  fs.writeFileSync(path.join(dir, 'extra.yaml'), extra('second'));
+  const after = load();
+  expect([after.fromCache, ruleIds(after), builds]).toEqual([false, ['second'], 2]);
+  expect(load().fromCache).toBe(true);
+});
+
+it('rebuilds when a source file disappears', () => {
+  load();
+  fs.rmSync(path.join(dir, 'extra.yaml'));
+  const after = load();
+  expect(after.fromCache).toBe(false);
+  expect(after.policy).toBeNull();
+  expect(after.diagnostics.map((d) => d.code)).toContain('include-not-found');
+});
+
+it('rebuilds a corrupt cache file with a cache-error warning', () => {
+  load();
+  fs.writeFileSync(path.join(cacheDir, cacheFileName([root()], 'test')), '{"engine": "test", "sou');
+  const after = load();
+  expect([after.fromCache, ruleIds(after)]).toEqual([false, ['first']]);
+  expect(after.warnings.map((w) => [w.code, w.severity])).toEqual([['cache-error', 'warning']]);
+  const healed = load();
+  expect([healed.fromCache, healed.warnings]).toEqual([true, []]);
+});
+
+it('writes the artefact atomically: no temporary files are left behind', () => {
+  load();
+  expect(fs.readdirSync(cacheDir)).toEqual([cacheFileName([root()], 'test')]);
+});
+
+it('falls back to the next folder when the first is not writable', () => {
+  const blocked = path.join(dir, 'not-a-dir');
+  fs.writeFileSync(blocked, '');
+  const first = load([blocked, cacheDir]);
+  expect([first.policy !== null, first.warnings]).toEqual([true, []]);
+  expect(load([blocked, cacheDir]).fromCache).toBe(true);
+});
+
+it('warns but still answers when no folder is writable', () => {
+  const blocked = path.join(dir, 'not-a-dir');
+  fs.writeFileSync(blocked, '');
+  const result = load([blocked]);
+  expect(ruleIds(result)).toEqual(['first']);
+  expect(result.warnings.map((w) => w.code)).toEqual(['cache-error']);
+});
+
+it('keys artefacts by engine version and roots', () => {
+  expect(cacheFileName(['/a.yaml'], '1')).not.toBe(cacheFileName(['/a.yaml'], '2'));
+  expect(cacheFileName(['/a.yaml'], '1')).not.toBe(cacheFileName(['/b.yaml'], '1'));
+  expect(cacheFileName(['/a.yaml', '/b.yaml'], '1')).not.toBe(cacheFileName(['/b.yaml', '/a.yaml'], '1'));
+});
+
+it('remembers on_error of the last good artefact when the policy breaks', () => {
+  fs.writeFileSync(path.join(dir, 'extra.yaml'), extra('first', 'closed'));
+  expect(load().lastOnError).toBeNull();
+  fs.writeFileSync(path.join(dir, 'extra.yaml'), 'version: 1\nrules: [oops\n');
+  const broken = load();
+  expect(broken.policy).toBeNull();
+  expect(broken.lastOnError).toBe('closed');
+});
+
+describe('cacheDirectories', () => {
+  it.each<[Record<string, string>, string]>([
+    [{ HOOKPOLICY_CACHE_DIR: '/c/own', XDG_CACHE_HOME: '/x' }, '/c/own'],
+    [{ XDG_CACHE_HOME: '/x' }, path.join('/x', 'hookpolicy')],
+    [{}, path.join('/home/u', '.cache', 'hookpolicy')],
+  ])('%j', (env, first) => {
+    const dirs = cacheDirectories(env, '/home/u', '/tmp');
+    expect(dirs[0]).toBe(first);
+    expect(dirs[1]).toMatch(/^\/tmp\/hookpolicy-/);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * The compiled-policy cache: the runner's fast path. An artefact is reused only while
+ * every file it was built from still has the same sha256, so an edit to any included
+ * file rebuilds it; a cache that cannot be read or written only costs time (a
+ * `cache-error` warning), never a decision.
+ */
+import { diagnostic } from '../diagnostics';
+import type { CompiledPolicy, Diagnostic } from '../types';
+import { cacheDirectories, cacheFileName, readCacheFiles, writeCacheFile } from './cache-store';
+import type { CompileResult } from './compile-entry';
+import { ENGINE_VERSION } from './engine-version';
+import { hashFile, sourcesUnchanged, type SourceHash } from './sources';
+
+/** What is stored: the policy and the hashes that keep it valid. */
+export interface CachedArtefact {
+  engine: string;
+  roots: string[];
+  sources: SourceHash[];
+  policy: CompiledPolicy;
+}
+
+/** The slow path, loaded lazily (dist/compile.cjs). */
+export interface PolicyCompiler {
+  compilePolicyFiles(roots: string[]): CompileResult;
+}
+
+export interface LoadPolicyOptions {
+  roots: string[];
+  env: Readonly<Record<string, string | undefined>>;
+  /** Returns the compiler; called only on a cache miss. */
+  compiler: () => PolicyCompiler;
+  engineVersion?: string;
+  /** Cache folders; defaults to cacheDirectories(env). */
+  dirs?: string[];
+  hash?: (file: string) => string | null;
+}
+
+export interface LoadPolicyResult {
+  /** The policy, or null when it does not build. */
+  policy: CompiledPolicy | null;
+  /** The build's diagnostics on a cache miss (errors when policy is null). */
+  diagnostics: Diagnostic[];
+  /** cache-error warnings, for stderr only. */
+  warnings: Diagnostic[];
+  fromCache: boolean;
+  /** on_error of the last artefact built for these roots, even a stale one. */
+  lastOnError: 'open' | 'closed' | null;
+}
+
+/**
+ * The compiled policy for `roots`, from the cache when it is fresh, else rebuilt and
+ * stored.
+ * @example loadPolicy({ roots: ['/p/.claude/policies.yaml'], env, compiler: () => require('./compile.cjs') })
+ */
+export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
+  const engine = options.engineVersion ?? ENGINE_VERSION;
+  const dirs = options.dirs ?? cacheDirectories(options.env);
+  const name = cacheFileName(options.roots, engine);
+  const { artefacts, warnings } = readArtefacts(dirs, name, engine);
+  const lastOnError = artefacts[0]?.policy.settings.onError ?? null;
+  const fresh = artefacts.find((a) => sourcesUnchanged(a.sources, options.hash ?? hashFile));
+  if (fresh) return { policy: fresh.policy, diagnostics: [], warnings, fromCache: true, lastOnError };
+
+  const built = options.compiler().compilePolicyFiles(options.roots);
+  if (built.policy) {
+    const artefact: CachedArtefact = { engine, roots: options.roots, sources: built.sources, policy: built.policy };
+    const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
+    if ('errors' in written) {
+      warnings.push(diagnostic('cache-error', `cannot write the policy cache (${written.errors.join('; ')})`));
+    }
+  }
+  return { policy: built.policy, diagnostics: built.diagnostics, warnings, fromCache: false, lastOnError };
+}
+
+/**
+ * Cached artefact for `roots` without checking freshness, or null; used for its on_error
+ * when the event or the policy is too broken to say.
+ */
+export function lastArtefact(
+  roots: string[],
+  env: Readonly<Record<string, string | undefined>>,
+  engineVersion: string = ENGINE_VERSION,
+): CachedArtefact | null {
+  const dirs = cacheDirectories(env);
+  return readArtefacts(dirs, cacheFileName(roots, engineVersion), engineVersion).artefacts[0] ?? null;
+}
+
+function readArtefacts(dirs: string[], name: string, engine: string): { artefacts: CachedArtefact[]; warnings: Diagnostic[] } {
+  const artefacts: CachedArtefact[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const { file, text } of readCacheFiles(dirs, name)) {
+    const artefact = parseArtefact(text, engine);
+    if (artefact) artefacts.push(artefact);
+    else warnings.push(diagnostic('cache-error', `ignoring a corrupt policy cache file; rebuilding it`, { file }));
+  }
+  return { artefacts, warnings };
+}
+
+function parseArtefact(text: string, engine: string): CachedArtefact | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const a = value as Partial<CachedArtefact> | null;
+  const ok = !!a && typeof a === 'object' && a.engine === engine && Array.isArray(a.sources)
+    && a.sources.every((s) => s && typeof s.file === 'string' && typeof s.sha256 === 'string')
+    && !!a.policy && typeof a.policy === 'object' && a.policy.format === 1
+    && Array.isArray(a.policy.rules) && !!a.policy.settings && !!a.policy.index;
+  return ok ? (a as CachedArtefact) : null;
+}

@@ -1,0 +1,87 @@
+// Builds the bundles bin/policy.cjs loads:
+//   dist/hook.cjs           the hot path (no commander, yaml or ajv; jsonata stays external)
+//   dist/compile.cjs        load + validate + compile, required lazily on a cache miss
+//   dist/cli.cjs            the commander CLI
+//   dist/webhook-sender.cjs the detached child that POSTs decision records
+// Type errors fail the build first (HOOKPOLICY_SKIP_TYPECHECK=1 skips the check).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+
+function sourceFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+/** A hash of every engine and CLI source and the schema: the build id that keys policy caches. */
+function buildId() {
+  const hash = createHash('sha256');
+  for (const file of [...sourceFiles(join(root, 'engine')), ...sourceFiles(join(root, 'cli'))].sort()) {
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  for (const file of ['package.json', 'policy.schema.json']) {
+    try {
+      hash.update(readFileSync(join(root, file)));
+    } catch {
+      // Not there (yet): nothing to key on.
+    }
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+if (process.env.HOOKPOLICY_SKIP_TYPECHECK !== '1') {
+  try {
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', root], { stdio: 'inherit' });
+  } catch {
+    console.error('build: type errors (set HOOKPOLICY_SKIP_TYPECHECK=1 to bundle anyway)');
+    process.exit(1);
+  }
+}
+
+/** Leaves `require('./compile.cjs')` as written: the file sits beside the bundle at run time. */
+const compileBesideTheBundle = {
+  name: 'compile-beside-the-bundle',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/compile\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  logLevel: 'warning',
+  legalComments: 'none',
+  define: { HOOKPOLICY_BUILD_ID: JSON.stringify(buildId()) },
+  // jsonata loads from node_modules only when an expression is reached.
+  external: ['jsonata'],
+  plugins: [compileBesideTheBundle],
+};
+
+const bundles = {
+  'hook.cjs': 'cli/hook-main.ts',
+  'compile.cjs': 'engine/host/compile-entry.ts',
+  'cli.cjs': 'cli/main.ts',
+  'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
+};
+
+// Bundle everything in memory first, then put each file in place by rename, so a runner
+// started during a build sees a whole old bundle or a whole new one.
+const results = await Promise.all(Object.entries(bundles).map(([out, entry]) =>
+  build({ ...common, entryPoints: [join(root, entry)], outfile: join(dist, out), write: false })));
+mkdirSync(dist, { recursive: true });
+for (const file of results.flatMap((r) => r.outputFiles)) {
+  const tmp = `${file.path}.${process.pid}.tmp`;
+  writeFileSync(tmp, file.contents);
+  renameSync(tmp, file.path);
+}
