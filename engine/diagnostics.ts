@@ -35,6 +35,15 @@ export const DIAGNOSTIC_CODES = {
   'invalid-template': { severity: 'error', title: 'A template has an unclosed or empty placeholder' },
   'unknown-agent': { severity: 'warning', title: 'A rule names an agent or role the policy does not define' },
   'role-cycle': { severity: 'error', title: 'Roles include each other in a cycle' },
+  'template-unknown-value': { severity: 'warning', title: 'A template names a value the rule\'s events never carry' },
+  'outcome-impossible': { severity: 'error', title: 'A rule\'s outcome cannot take effect on one of its events' },
+  'message-user-only': { severity: 'warning', title: 'A deny/block/ask message is read by the user only (or nobody), never by the model' },
+  'rule-unreachable': { severity: 'warning', title: 'A rule can never fire: a condition matches nothing its events carry' },
+  'rule-shadowed': { severity: 'warning', title: 'An earlier rule with the same or broader conditions always decides first' },
+  'unsupported-event': { severity: 'error', title: 'A rule is on an event the runner must not be registered for' },
+  'settings-not-routed': { severity: 'warning', title: 'Claude Code settings do not send an event (or tool) a rule needs to the runner' },
+  'settings-invalid': { severity: 'error', title: 'A Claude Code settings file is not valid JSON' },
+  'http-fail-closed': { severity: 'warning', title: 'on_error: closed, but events reach the runner through an HTTP hook, which fails open' },
   // Running
   'no-policy': { severity: 'error', title: 'The runner found no policy file to load' },
   'event-malformed': { severity: 'error', title: 'The hook event on stdin is not a JSON object with hook_event_name' },
@@ -46,6 +55,7 @@ export const DIAGNOSTIC_CODES = {
   'cache-error': { severity: 'warning', title: 'The compiled-policy cache could not be read or written' },
   'log-error': { severity: 'warning', title: 'The decision log could not be written' },
   'internal-error': { severity: 'error', title: 'An unexpected error inside the runner' },
+  'test-file-not-found': { severity: 'error', title: 'A test suite, or an event file it names, does not exist or cannot be read' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 
 export type BuiltinDiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

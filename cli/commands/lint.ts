@@ -1,0 +1,138 @@
+/**
+ * `policy lint [FILES...]`: load, validate, compile and lint policy files, checked against
+ * the project's Claude Code settings; print the problems in a chosen format.
+ * Exit 0 clean, 1 errors (or too many warnings), 2 usage or internal error.
+ */
+import * as path from 'path';
+import { CommanderError, type Command } from 'commander';
+import { lintSources, mergeClaudeSettings, parseClaudeSettings } from '../../engine/lint';
+import type { ClaudeSettings } from '../../engine/lint';
+import { discoverPolicyFiles } from '../../engine/host/discover';
+import { PACKAGE_VERSION } from '../../engine/host/engine-version';
+import { createFsReader, defaultPackDir } from '../../engine/host/fs-reader';
+import type { PolicyReader } from '../../engine/load';
+import type { Diagnostic } from '../../engine/types';
+import { FORMATTERS } from '../formatters';
+import { countSeverities, displayPath } from '../formatters/format';
+
+export interface LintCommandOptions {
+  format: string;
+  /** -1 = warnings never fail. */
+  maxWarnings: string | number;
+  /** A settings file, or false for --no-settings; undefined = the project's own. */
+  settings?: string | false;
+  projectDir?: string;
+}
+
+export interface LintIO {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  reader?: PolicyReader;
+}
+
+/** The settings files Claude Code reads for a project, in order, relative to its root. */
+export const PROJECT_SETTINGS_FILES: readonly string[] = ['.claude/settings.json', '.claude/settings.local.json'];
+
+/**
+ * Runs `policy lint` and returns its exit code.
+ * @example runLint([], { format: 'stylish', maxWarnings: -1 }, io) // 0 when the project's policy is clean
+ */
+export function runLint(files: string[], options: LintCommandOptions, io: LintIO): number {
+  const formatter = FORMATTERS[options.format];
+  if (!formatter) return usage(io, `unknown format "${options.format}" (one of: ${Object.keys(FORMATTERS).join(', ')})`);
+  const maxWarnings = Number(options.maxWarnings);
+  if (!Number.isInteger(maxWarnings) || maxWarnings < -1) return usage(io, `--max-warnings takes a whole number (-1 = no limit), not "${options.maxWarnings}"`);
+
+  const projectRoot = posix(path.resolve(io.cwd, options.projectDir ?? '.'));
+  const roots = files.length > 0
+    ? files.map((f) => posix(path.resolve(io.cwd, f)))
+    : discoverPolicyFiles({ configs: [], env: io.env, projectRoot });
+  if (roots.length === 0) return usage(io, `no policy file found in ${projectRoot} (.claude/policies.yaml or policies.yaml); name one: policy lint FILE`);
+
+  const reader = io.reader ?? createFsReader(defaultPackDir());
+  const settings = readSettings(options.settings, projectRoot, reader, io);
+  if (settings === 'missing') return usage(io, `cannot read the settings file ${options.settings}`);
+
+  const result = lintSources(roots, reader, { settings: settings.settings, settingsFile: settings.label });
+  const diagnostics: Diagnostic[] = [...settings.diagnostics, ...result.diagnostics];
+  io.stdout(formatter(diagnostics, { cwd: io.cwd, toolVersion: PACKAGE_VERSION }));
+
+  const { errors, warnings } = countSeverities(diagnostics);
+  if (errors > 0) return 1;
+  if (maxWarnings >= 0 && warnings > maxWarnings) {
+    io.stderr(`policy lint: too many warnings (${warnings}; maximum: ${maxWarnings})\n`);
+    return 1;
+  }
+  return 0;
+}
+
+interface SettingsRead {
+  settings: ClaudeSettings | null;
+  label: string;
+  diagnostics: Diagnostic[];
+}
+
+/** The named settings file, else the project's settings files that exist (none: no settings check). */
+function readSettings(option: string | false | undefined, projectRoot: string, reader: PolicyReader, io: LintIO): SettingsRead | 'missing' {
+  if (option === false) return { settings: null, label: '', diagnostics: [] };
+  const candidates = option !== undefined
+    ? [posix(path.resolve(io.cwd, option))]
+    : PROJECT_SETTINGS_FILES.map((f) => posix(path.resolve(projectRoot, f)));
+  const found: string[] = [];
+  const parsed: ClaudeSettings[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const file of candidates) {
+    const text = reader.read(file);
+    if (text === null) continue;
+    const r = parseClaudeSettings(file, text);
+    found.push(file);
+    diagnostics.push(...r.diagnostics);
+    if (r.settings) parsed.push(r.settings);
+  }
+  if (option !== undefined && found.length === 0) return 'missing';
+  const label = found.map((f) => displayPath(f, io.cwd)).join(', ');
+  return { settings: parsed.length > 0 ? mergeClaudeSettings(parsed) : null, label, diagnostics };
+}
+
+function usage(io: LintIO, message: string): number {
+  io.stderr(`policy lint: ${message}\n`);
+  return 2;
+}
+
+function posix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+/** Registers `policy lint [FILES...] [--format F] [--max-warnings N] [--settings FILE] [--project-dir DIR]`. */
+export function register(program: Command): void {
+  program
+    .command('lint')
+    .description('check policy files: syntax, schema, semantics, and whether Claude Code settings route their events to the runner')
+    .argument('[files...]', 'policy files (default: .claude/policies.yaml, else policies.yaml)')
+    .option('-f, --format <format>', `output format: ${Object.keys(FORMATTERS).join(', ')}`, 'stylish')
+    .option('--max-warnings <n>', 'fail (exit 1) when there are more warnings than this; -1 = no limit', '-1')
+    .option('--settings <file>', 'Claude Code settings file to check routing against (default: .claude/settings.json and .claude/settings.local.json when present)')
+    .option('--no-settings', 'do not check Claude Code settings')
+    .option('--project-dir <dir>', 'the project folder (default: the working directory)')
+    .exitOverride((err) => {
+      // Usage errors exit 2, as documented; help and version keep their code.
+      throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);
+    })
+    .action((files: string[], options: LintCommandOptions) => {
+      let code: number;
+      try {
+        code = runLint(files, options, {
+          cwd: process.cwd(),
+          env: process.env,
+          stdout: (t) => process.stdout.write(t),
+          stderr: (t) => process.stderr.write(t),
+        });
+      } catch (e) {
+        process.stderr.write(`policy lint: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+        code = 2;
+      }
+      if (code !== 0) throw new CommanderError(code, 'policy.exit', '');
+    });
+}

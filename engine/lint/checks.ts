@@ -1,0 +1,25 @@
+/**
+ * Every lint check, in the order their diagnostics are listed for one position.
+ * Adding a check: write engine/lint/<code>.ts, add its code to DIAGNOSTIC_CODES and a
+ * section to docs/diagnostics.md, and list it here.
+ */
+import type { LintCheck } from './check';
+import { httpFailClosed } from './http-fail-closed';
+import { messageUserOnly } from './message-user-only';
+import { outcomeImpossible } from './outcome-impossible';
+import { ruleShadowed } from './rule-shadowed';
+import { ruleUnreachable } from './rule-unreachable';
+import { settingsNotRouted } from './settings-not-routed';
+import { templateUnknownValue } from './template-unknown-value';
+import { unsupportedEvent } from './unsupported-event';
+
+export const LINT_CHECKS: readonly LintCheck[] = [
+  unsupportedEvent,
+  outcomeImpossible,
+  messageUserOnly,
+  templateUnknownValue,
+  ruleUnreachable,
+  ruleShadowed,
+  settingsNotRouted,
+  httpFailClosed,
+];

@@ -1,0 +1,46 @@
+/**
+ * on_error: closed promises that a failure denies, but when events reach the runner as an
+ * HTTP hook (a `policy serve` daemon), a daemon that is down is a connection error, which
+ * Claude Code treats as a non-blocking error: the call goes through.
+ */
+import type { Diagnostic, LoadedFile, SourceLocation } from '../types';
+import { defineCheck, report } from './check';
+import type { LintContext } from './context';
+import { runnerRoutes } from './routing';
+
+export const httpFailClosed = defineCheck({
+  id: 'http-fail-closed',
+  messages: {
+    http: 'on_error is closed, but {settings} sends {events} to the runner over HTTP: when the daemon is down, Claude Code goes on as if no hook ran',
+  },
+  check(ctx) {
+    const settings = ctx.settings;
+    if (!settings) return [];
+    const at = closedAt(ctx);
+    if (!at) return [];
+    const used = [...new Set(ctx.rules.flatMap((r) => r.events))];
+    const events = used.filter((e) => runnerRoutes(settings, e).some((r) => r.kind === 'http'));
+    if (events.length === 0) return [];
+    const out: Diagnostic[] = [report(this, {
+      messageId: 'http',
+      data: { settings: ctx.settingsFile, events: events.join(', ') },
+      at,
+      hint: 'route these events with a command hook ("policy hook"), or accept failing open',
+    })];
+    return out;
+  },
+});
+
+/** Where on_error: closed is set (the top file's setting wins), or null when the policy fails open. */
+function closedAt(ctx: LintContext): SourceLocation | null {
+  const setters = ctx.files.filter((f) => onError(f) !== undefined);
+  const winner = setters.find((f) => f.root) ?? setters[setters.length - 1];
+  const closed = ctx.policy ? ctx.policy.settings.onError === 'closed' : winner !== undefined && onError(winner) === 'closed';
+  if (!closed) return null;
+  return winner ? winner.map.locate('/settings/on_error') : null;
+}
+
+function onError(file: LoadedFile): unknown {
+  const doc = file.doc as { settings?: { on_error?: unknown } } | null;
+  return doc && typeof doc === 'object' && doc.settings && typeof doc.settings === 'object' ? doc.settings.on_error : undefined;
+}
