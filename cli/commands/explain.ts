@@ -1,0 +1,98 @@
+/**
+ * `policy explain EVENT.json`: evaluates one event the way `policy hook` does (same policy
+ * discovery, same compiler, same renderer) and shows why it got its answer. Nothing is
+ * logged and no cache is written.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { CommanderError, type Command } from 'commander';
+import { diagnostic, formatDiagnostic, hasErrors } from '../../engine/diagnostics';
+import { evaluate } from '../../engine/evaluate';
+import { explainJson, explainText } from '../../engine/explain';
+import { renderResponse } from '../../engine/render';
+import type { CompiledPolicy, Diagnostic, HookEvent } from '../../engine/types';
+import { compilePolicyFiles } from '../../engine/host/compile-entry';
+import { discoverPolicyFiles } from '../../engine/host/discover';
+import { createFileFacts } from '../../engine/host/file-facts';
+import { resolveProjectRoot, toAbsolutePosix } from '../../engine/host/project-root';
+import { parseEvent } from '../hook';
+
+interface ExplainOptions {
+  config: string[];
+  json?: boolean;
+  projectDir?: string;
+}
+
+export interface LoadedForCommand {
+  policy: CompiledPolicy | null;
+  roots: string[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The policy the runner would load for a project: --config files, else $POLICY_CONFIG,
+ * else .claude/policies.yaml or policies.yaml; compiled fresh (no cache).
+ */
+export function loadPolicyForCommand(configs: string[], projectRoot: string, env: NodeJS.ProcessEnv): LoadedForCommand {
+  const roots = discoverPolicyFiles({ configs, env, projectRoot });
+  if (roots.length === 0) {
+    const d = diagnostic('no-policy', `no policy file: looked for .claude/policies.yaml and policies.yaml in ${projectRoot}`, undefined, 'pass --config FILE');
+    return { policy: null, roots, diagnostics: [d] };
+  }
+  const { policy, diagnostics } = compilePolicyFiles(roots);
+  return { policy, roots, diagnostics };
+}
+
+/** Writes diagnostics to stderr (file:line:col first) and stops with exit code 2 when any is an error. */
+export function reportDiagnostics(diagnostics: Diagnostic[]): void {
+  for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (hasErrors(diagnostics)) throw new CommanderError(2, 'policy.exit', '');
+}
+
+/** Commander usage errors (unknown option, missing argument) exit 2 like the other usage errors. */
+export function usageErrorsExit2(err: CommanderError): never {
+  throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);
+}
+
+/** Registers `policy explain EVENT.json [--config F]... [--json] [--project-dir D]`. */
+export function register(program: Command): void {
+  program
+    .command('explain')
+    .description('show how the policy answers one hook event: each rule considered, the decision and the exact runner output')
+    .argument('<event>', 'a JSON file with one hook event, or - for stdin')
+    .option('-c, --config <file>', 'policy file (repeatable; default: as the runner finds it)', collect, [])
+    .option('--json', 'print one JSON object instead of the report')
+    .option('--project-dir <dir>', 'project root (default: $CLAUDE_PROJECT_DIR, else the event\'s cwd, else the current folder)')
+    .exitOverride(usageErrorsExit2)
+    .action(async (eventFile: string, options: ExplainOptions) => {
+      const event = readEvent(eventFile);
+      const projectRoot = options.projectDir
+        ? toAbsolutePosix(options.projectDir, process.cwd())
+        : resolveProjectRoot(process.env, event, process.cwd());
+      const loaded = loadPolicyForCommand(options.config, projectRoot, process.env);
+      reportDiagnostics(loaded.diagnostics);
+      const policy = loaded.policy as CompiledPolicy;
+      const facts = createFileFacts(projectRoot);
+      const decision = await evaluate(policy, event, { projectRoot, env: process.env, facts, now: Date.now });
+      const response = renderResponse(decision, { onError: policy.settings.onError });
+      const input = { decision, response, ruleCount: policy.rules.length, projectRoot };
+      process.stdout.write(options.json ? `${JSON.stringify(explainJson(input), null, 2)}\n` : explainText(input));
+    });
+}
+
+function readEvent(file: string): HookEvent {
+  let text: string;
+  try {
+    text = file === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(path.resolve(file), 'utf8');
+  } catch (e) {
+    reportDiagnostics([diagnostic('event-malformed', `cannot read the event file: ${(e as Error).message}`, { file })]);
+    throw e;
+  }
+  const event = parseEvent(text);
+  if (!event) reportDiagnostics([diagnostic('event-malformed', 'the event is not a JSON object with a string hook_event_name', { file })]);
+  return event as HookEvent;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,199 @@
+/**
+ * `policy init`: registers the runner in Claude Code settings (or a plugin's
+ * hooks/hooks.json) with only the events and tools the policy's rules use, scaffolds a
+ * policy when there is none, and with --check reports drift between the two.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { CommanderError, type Command } from 'commander';
+import { runnerCommandFor } from '../../engine/init/command';
+import { checkDrift, type DriftItem } from '../../engine/init/drift';
+import { installHooks, settingsProblem } from '../../engine/init/merge';
+import { describePlan, planHooks } from '../../engine/init/plan';
+import { handlerWords, isRunnerHook, runnerHook, type CommandForm } from '../../engine/init/runner';
+import type { HooksConfig, SettingsObject } from '../../engine/init/types';
+import type { CompiledPolicy } from '../../engine/types';
+import { readSettingsFile, settingsPath, writeSettingsFile, SETTINGS_SCOPES, type SettingsFile, type SettingsScope } from '../../engine/host/settings-file';
+import { discoverPolicyFiles } from '../../engine/host/discover';
+import { toAbsolutePosix } from '../../engine/host/project-root';
+import { httpHookUrl, toHttpHooks } from '../../engine/host/http-hooks';
+import { loadPolicyForCommand, reportDiagnostics, usageErrorsExit2 } from './explain';
+import { DEFAULT_PORT } from './serve';
+
+export interface InitOptions {
+  scope?: string;
+  mode: string;
+  /** --mode http: the port of the `policy serve` daemon. */
+  port?: string;
+  form: string;
+  if?: boolean;
+  check?: boolean;
+  plugin?: string;
+  config: string[];
+  projectDir?: string;
+}
+
+/** Where the package is: bin/policy.cjs and the files beside it. */
+export function packagePaths(): { binPath: string; root: string } {
+  const candidates = [path.resolve(__dirname, '..'), path.resolve(__dirname, '..', '..')];
+  const root = candidates.find((dir) => fs.existsSync(path.join(dir, 'bin', 'policy.cjs'))) ?? candidates[0];
+  return { binPath: fs.realpathSync.native(path.join(root, 'bin', 'policy.cjs')), root };
+}
+
+/** Registers `policy init`. */
+export function register(program: Command): void {
+  program
+    .command('init')
+    .description('register the runner in Claude Code settings for the events and tools the policy uses')
+    .option('--scope <scope>', 'project (.claude/settings.json), local (.claude/settings.local.json) or user (~/.claude/settings.json); --check reads all three unless given')
+    .option('--mode <mode>', 'how Claude Code reaches the runner: command (a process per event) or http (a `policy serve` daemon; fails open while it is down)', 'command')
+    .option('--port <port>', `--mode http: the daemon's port (default ${DEFAULT_PORT})`)
+    .option('--form <form>', 'exec (command + args, no shell; Claude Code >= 2.1.139) or shell (one sh -c string)', 'exec')
+    .option('--if', 'also narrow Bash entries with an `if` permission rule when every Bash rule has one command prefix')
+    .option('--check', 'compare the policy with the settings: exit 1 on drift, 0 in sync')
+    .option('--plugin <dir>', 'write <dir>/hooks/hooks.json for a plugin instead of settings')
+    .option('-c, --config <file>', 'policy file (repeatable; default: as the runner finds it)', collect, [])
+    .option('--project-dir <dir>', 'project root (default: $CLAUDE_PROJECT_DIR, else the current folder)')
+    .exitOverride(usageErrorsExit2)
+    .action((options: InitOptions) => runInit(options));
+}
+
+function runInit(options: InitOptions): void {
+  if (options.mode !== 'command' && options.mode !== 'http') fail(`--mode must be command or http, not ${options.mode}`);
+  if (options.mode === 'http' && options.plugin) fail('--mode http cannot be used with --plugin: a plugin cannot start the daemon');
+  const port = Number(options.port ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a number from 1 to 65535, not ${options.port}`);
+  if (options.form !== 'exec' && options.form !== 'shell') fail(`--form must be exec or shell, not ${options.form}`);
+  const scope = parseScope(options.scope);
+  const projectRoot = projectRootOf(options);
+  const pluginRoot = options.plugin ? path.resolve(options.plugin) : undefined;
+  const pkg = packagePaths();
+  let configs = options.config.map((c) => path.resolve(projectRoot, c));
+  if (pluginRoot && configs.length === 0) configs = [path.join(pluginRoot, 'policies.yaml')];
+  if (!options.check) scaffold(configs, projectRoot, pkg.root);
+
+  const loaded = loadPolicyForCommand(configs, projectRoot, process.env);
+  reportDiagnostics(loaded.diagnostics);
+  const policy = loaded.policy as CompiledPolicy;
+  const runner = runnerCommandFor({
+    policy,
+    nodePath: process.execPath,
+    binPath: pkg.binPath,
+    configs,
+    projectRoot,
+    absoluteConfigs: scope === 'user',
+    pluginRoot,
+    envPath: process.platform !== 'win32' && fs.existsSync('/usr/bin/env') ? '/usr/bin/env' : null,
+    form: options.form as CommandForm,
+  });
+  const plan = planHooks(policy, { handler: runnerHook(runner), useIf: options.if === true });
+  if (options.mode === 'http') {
+    const http = toHttpHooks(plan.hooks, httpHookUrl(port));
+    plan.hooks = http.hooks as unknown as HooksConfig;
+    plan.notes.push(...http.notes, `start the daemon before Claude Code: policy serve --port ${port}${configs.map((c) => ` --config ${show(c, projectRoot)}`).join('')}`
+      + ' (while it is down, every http event goes through unchecked)');
+  }
+
+  if (options.check) {
+    const files = pluginRoot ? [pluginHooksPath(pluginRoot)] : (scope ? [scope] : SETTINGS_SCOPES).map((s) => settingsPath(s, projectRoot, homeDir()));
+    runCheck(policy, [...new Set(files)].map(readSettingsFile), projectRoot);
+    return;
+  }
+  const target = readSettingsFile(pluginRoot ? pluginHooksPath(pluginRoot) : settingsPath(scope ?? 'project', projectRoot, homeDir()));
+  if (target.settings === null) fail(`${show(target.file, projectRoot)}: ${target.problem}; not changed`);
+  const problem = settingsProblem(target.settings);
+  if (problem) fail(`${show(target.file, projectRoot)}: ${problem}; not changed`);
+  let { settings, changed } = installHooks(target.settings as SettingsObject, plan.hooks);
+  if (pluginRoot && typeof settings.description !== 'string') {
+    settings = { description: 'hookpolicy: Claude Code hooks answered by a declarative policy', ...settings };
+    changed = true;
+  }
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  if (!changed) {
+    out(`${show(target.file, projectRoot)} is up to date; nothing changed`);
+  } else {
+    const { backup } = writeSettingsFile(target, settings);
+    out(`Wrote ${show(target.file, projectRoot)}${backup ? ` (backup: ${show(backup, projectRoot)})` : ' (new file)'}`);
+  }
+  for (const line of describePlan(plan.hooks)) out(`  ${line}`);
+  for (const note of plan.notes) out(`note: ${note}`);
+}
+
+function runCheck(policy: CompiledPolicy, files: SettingsFile[], projectRoot: string): void {
+  const usable = files.filter((f) => f.settings !== null);
+  for (const f of files) if (f.settings === null) process.stderr.write(`${show(f.file, projectRoot)}: ${f.problem}; skipped\n`);
+  const items: DriftItem[] = checkDrift(policy, usable.map((f) => ({ file: show(f.file, projectRoot), settings: f.settings as SettingsObject })));
+  const missing = usable.flatMap((f) => missingPrograms(f.settings as SettingsObject).map((p) => `${show(f.file, projectRoot)}: the runner entry starts ${p}, which does not exist`));
+  const lines = [...items.map((i) => i.message), ...missing];
+  if (lines.length === 0) {
+    const read = usable.filter((f) => f.exists).map((f) => show(f.file, projectRoot)).join(', ') || 'no settings file';
+    process.stdout.write(`in sync: the runner entries in ${read} route every event the policy needs\n`);
+    return;
+  }
+  for (const line of lines) process.stdout.write(`drift: ${line}\n`);
+  process.stdout.write('run `policy init` to update the settings\n');
+  throw new CommanderError(1, 'policy.exit', '');
+}
+
+/** Absolute programs and scripts of runner entries that are gone (a moved node, a removed package). */
+function missingPrograms(settings: SettingsObject): string[] {
+  const hooks = (settings.hooks ?? {}) as Record<string, Array<{ hooks?: unknown[] }>>;
+  const missing = new Set<string>();
+  for (const groups of Object.values(hooks)) {
+    for (const g of Array.isArray(groups) ? groups : []) {
+      for (const h of Array.isArray(g?.hooks) ? g.hooks.filter(isRunnerHook) : []) {
+        for (const word of (handlerWords(h) ?? []).slice(0, 5)) {
+          if (path.isAbsolute(word) && !word.includes('${') && !fs.existsSync(word)) missing.add(word);
+        }
+      }
+    }
+  }
+  return [...missing];
+}
+
+/** Writes .claude/policies.yaml (or the plugin's policy) from the template when no policy exists. */
+function scaffold(configs: string[], projectRoot: string, packageRoot: string): void {
+  const named = configs.length > 0;
+  const target = named ? configs[0] : path.join(projectRoot, '.claude', 'policies.yaml');
+  if (named ? fs.existsSync(target) || configs.length > 1 : discoverPolicyFiles({ configs: [], env: process.env, projectRoot }).length > 0) return;
+  const template = fs.readFileSync(path.join(packageRoot, 'templates', 'policies.yaml'), 'utf8');
+  const schema = path.relative(path.dirname(target), path.join(packageRoot, 'policy.schema.json')).split(path.sep).join('/');
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(target, `# yaml-language-server: $schema=${schema}\n${template}`);
+  process.stdout.write(`Created ${show(target, projectRoot)} (security-guard pack and commented examples)\n`);
+}
+
+export function parseScope(scope: string | undefined): SettingsScope | undefined {
+  if (scope === undefined) return undefined;
+  if (scope === 'project' || scope === 'local' || scope === 'user') return scope;
+  return fail(`--scope must be project, local or user, not ${scope}`);
+}
+
+export function projectRootOf(options: { projectDir?: string }): string {
+  if (options.projectDir) return toAbsolutePosix(options.projectDir, process.cwd());
+  return toAbsolutePosix(process.env.CLAUDE_PROJECT_DIR || '.', process.cwd());
+}
+
+export function pluginHooksPath(pluginRoot: string): string {
+  return path.join(pluginRoot, 'hooks', 'hooks.json');
+}
+
+export function homeDir(): string {
+  return process.env.HOME || process.env.USERPROFILE || os.homedir();
+}
+
+/** A path relative to the project root when inside it. */
+export function show(file: string, projectRoot: string): string {
+  const rel = path.relative(projectRoot, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
+}
+
+export function fail(message: string): never {
+  process.stderr.write(`policy: ${message}\n`);
+  throw new CommanderError(2, 'policy.exit', '');
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,47 @@
+/**
+ * `policy uninstall`: removes the runner entries `policy init` wrote (and nothing else)
+ * from one settings file or a plugin's hooks.json, after saving a backup.
+ */
+import * as path from 'path';
+import type { Command } from 'commander';
+import { countRunnerHooks, settingsProblem, uninstallHooks } from '../../engine/init/merge';
+import type { SettingsObject } from '../../engine/init/types';
+import { readSettingsFile, settingsPath, writeSettingsFile } from '../../engine/host/settings-file';
+import { usageErrorsExit2 } from './explain';
+import { fail, homeDir, parseScope, pluginHooksPath, projectRootOf, show } from './init';
+
+interface UninstallOptions {
+  scope?: string;
+  plugin?: string;
+  projectDir?: string;
+}
+
+/** Registers `policy uninstall [--scope project|local|user] [--plugin DIR] [--project-dir D]`. */
+export function register(program: Command): void {
+  program
+    .command('uninstall')
+    .description('remove the runner entries policy init added; other settings and hooks stay')
+    .option('--scope <scope>', 'project, local or user (default: project)')
+    .option('--plugin <dir>', 'edit <dir>/hooks/hooks.json instead of settings')
+    .option('--project-dir <dir>', 'project root (default: $CLAUDE_PROJECT_DIR, else the current folder)')
+    .exitOverride(usageErrorsExit2)
+    .action((options: UninstallOptions) => {
+      const projectRoot = projectRootOf(options);
+      const file = options.plugin
+        ? pluginHooksPath(path.resolve(options.plugin))
+        : settingsPath(parseScope(options.scope) ?? 'project', projectRoot, homeDir());
+      const target = readSettingsFile(file);
+      if (target.settings === null) fail(`${show(file, projectRoot)}: ${target.problem}; not changed`);
+      const problem = settingsProblem(target.settings);
+      if (problem) fail(`${show(file, projectRoot)}: ${problem}; not changed`);
+      const settings = target.settings as SettingsObject;
+      const removed = countRunnerHooks(settings);
+      const result = uninstallHooks(settings);
+      if (!result.changed) {
+        process.stdout.write(`${show(file, projectRoot)}: no runner entries; nothing changed\n`);
+        return;
+      }
+      const { backup } = writeSettingsFile(target, result.settings);
+      process.stdout.write(`Removed ${removed} runner ${removed === 1 ? 'entry' : 'entries'} from ${show(file, projectRoot)}${backup ? ` (backup: ${show(backup, projectRoot)})` : ''}\n`);
+    });
+}

@@ -1,0 +1,53 @@
+/**
+ * Entry of dist/cli.cjs: the `policy` program. Commands live in cli/commands/, one file
+ * each exporting `register(program)`, listed in COMMANDS below.
+ *
+ * A command's action reports a non-zero exit code by throwing commander's own
+ * `new CommanderError(code, 'policy.exit', message)`; main() turns it into the return
+ * value, and only bin sets process.exitCode.
+ */
+import { Command, CommanderError } from 'commander';
+import { PACKAGE_VERSION } from '../engine/host/engine-version';
+import * as explain from './commands/explain';
+import * as hook from './commands/hook';
+import * as init from './commands/init';
+import * as lint from './commands/lint';
+import * as serve from './commands/serve';
+import * as test from './commands/test';
+import * as uninstall from './commands/uninstall';
+import * as version from './commands/version';
+
+export interface CommandModule {
+  register(program: Command): void;
+}
+
+/** Every command of the CLI, in --help order. */
+export const COMMANDS: CommandModule[] = [hook, explain, init, uninstall, lint, test, serve, version];
+
+/**
+ * The commander program with every command registered; errors throw CommanderError
+ * instead of exiting.
+ */
+export function createProgram(): Command {
+  const program = new Command('policy')
+    .description('Declarative policies for Claude Code hooks: YAML rules in, Claude Code answers out.')
+    .version(PACKAGE_VERSION, '-V, --version', 'print the version')
+    .exitOverride();
+  for (const command of COMMANDS) command.register(program);
+  return program;
+}
+
+/**
+ * Runs the CLI with process-style argv (node, script, ...args); resolves with the exit code.
+ * @example await main(['node', 'policy', '--version']) // 0, after printing 0.1.0
+ */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await createProgram().parseAsync(argv);
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    process.stderr.write(`policy: ${(e as Error)?.message ?? String(e)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * `policy explain`: one event's Decision and HookResponse as a report a person reads, or
+ * as one JSON object. Pure: the command does the loading and evaluating.
+ */
+import { formatDiagnostic } from './diagnostics';
+import type { Decision, HookResponse, RequirementCheck, RuleHit, RuleTrace, SourceLocation } from './types';
+
+export interface ExplainInput {
+  decision: Decision;
+  response: HookResponse;
+  /** How many rules the policy has in all (the ones not in the trace were not considered). */
+  ruleCount: number;
+  /** Absolute file paths are shown relative to this folder when inside it. */
+  projectRoot?: string;
+}
+
+export interface ExplainJson {
+  event: string;
+  agent: string | null;
+  tool: string | null;
+  decision: Omit<Decision, 'event' | 'agent' | 'tool' | 'trace'>;
+  rules: RuleTrace[];
+  /** Rules of the policy that were not candidates for this event and tool. */
+  notConsidered: number;
+  output: HookResponse;
+}
+
+/**
+ * The machine-readable explanation.
+ * @example explainJson({ decision, response, ruleCount: 5 }).decision.outcome // 'deny'
+ */
+export function explainJson(input: ExplainInput): ExplainJson {
+  const { event, agent, tool, trace, ...rest } = input.decision;
+  return { event, agent, tool, decision: rest, rules: trace, notConsidered: Math.max(0, input.ruleCount - trace.length), output: input.response };
+}
+
+/**
+ * The report: the event, each rule considered and why it fired or not, the decision and
+ * the exact output the runner writes.
+ * @example explainText({ decision, response, ruleCount: 5 }).split('\n')[0] // 'Event: PreToolUse, tool Bash, agent (none)'
+ */
+export function explainText(input: ExplainInput): string {
+  const { decision: d, response } = input;
+  const where = (loc: SourceLocation) => showLocation(loc, input.projectRoot);
+  const lines: string[] = [];
+  lines.push(`Event: ${d.event}, tool ${d.tool ?? '(none)'}, agent ${d.agent ?? '(none)'}`);
+  const skipped = Math.max(0, input.ruleCount - d.trace.length);
+  lines.push(`Rules considered: ${d.trace.length}; not considered for this event and tool: ${skipped}`);
+  for (const t of d.trace) lines.push(...traceLines(t, d.hits, where));
+  lines.push('');
+  lines.push(`Decision: ${d.outcome}`);
+  for (const hit of d.decidedBy) lines.push(`  decided by ${hit.id} (${where(hit.source)}): ${hit.message}`);
+  for (const c of d.contexts) lines.push(`  context: ${c}`);
+  for (const w of d.warnings) lines.push(`  warning: ${w}`);
+  if (d.bypass) lines.push(`  bypass: ${d.bypass.env}=${d.bypass.value} turned off ${d.bypass.rules.join(', ')}`);
+  for (const e of d.errors) lines.push(`  ${formatDiagnostic(e)}`);
+  lines.push('');
+  lines.push('Output (what `policy hook` writes):');
+  lines.push(`  exit code: ${response.exitCode}`);
+  lines.push(`  stdout: ${response.stdout === '' ? '(empty)' : response.stdout.replace(/\n$/, '')}`);
+  lines.push(`  stderr: ${response.stderr === '' ? '(empty)' : indentRest(response.stderr.replace(/\n$/, ''), '          ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function traceLines(t: RuleTrace, hits: RuleHit[], where: (loc: SourceLocation) => string): string[] {
+  const hit = hits.find((h) => h.id === t.id);
+  const status = t.status === 'fired' ? `fired: ${hit?.outcome ?? '?'}` : t.status === 'not-matched' ? 'no match' : t.status;
+  const lines = [`  ${t.id} (${where(t.source)}): ${status}`];
+  if (t.failed) lines.push(`    ${t.failed.condition}: ${t.failed.detail}`);
+  for (const check of t.requirements ?? []) lines.push(`    ${describeRequirement(check)}`);
+  for (const [name, value] of Object.entries(t.values ?? {})) lines.push(`    let ${name} = ${JSON.stringify(value)}`);
+  if (hit?.paths && hit.paths.length > 0) lines.push(`    paths: ${hit.paths.join(', ')}`);
+  if (t.status === 'fired' && hit) lines.push(`    message: ${hit.message}`);
+  if (t.error) lines.push(`    ${formatDiagnostic(t.error)}`);
+  return lines;
+}
+
+/**
+ * One requirement check: the file it wanted, what was found and whether it passed.
+ * @example describeRequirement({ file: 'L1.yaml', minBytes: 50, found: { path: 'a/L1.yaml', size: 12, mtimeMs: 0 }, ok: false })
+ *   // 'require L1.yaml (>= 50 bytes): found a/L1.yaml, 12 bytes: unmet'
+ */
+export function describeRequirement(check: RequirementCheck): string {
+  const found = check.found ? `found ${check.found.path}, ${check.found.size} bytes` : 'missing';
+  return `require ${check.file} (>= ${check.minBytes} bytes): ${found}: ${check.ok ? 'met' : 'unmet'}`;
+}
+
+/** file:line:col, the file relative to the project root when inside it. */
+function showLocation(loc: SourceLocation, projectRoot: string | undefined): string {
+  let file = loc.file;
+  if (projectRoot && file.startsWith(`${projectRoot.replace(/\/$/, '')}/`)) file = file.slice(projectRoot.replace(/\/$/, '').length + 1);
+  return `${file}:${loc.line}:${loc.column}`;
+}
+
+function indentRest(text: string, indent: string): string {
+  return text.split('\n').join(`\n${indent}`);
+}

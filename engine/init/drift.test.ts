@@ -1,0 +1,70 @@
+import { compiledPolicy, compiledRule, matchFilter, toolFilter } from '../../test/support/compiled';
+import { checkDrift } from './drift';
+import { planHooks } from './plan';
+import type { CommandHook, HooksConfig } from './types';
+
+const runner: CommandHook = { type: 'command', command: '/n/node', args: ['/p/bin/policy.cjs', 'hook'] };
+const closedRunner: CommandHook = { ...runner, args: ['/p/bin/policy.cjs', 'hook', '--on-error', 'closed'] };
+const policy = compiledPolicy([
+  compiledRule({ id: 'no-env', tools: toolFilter('Write|Edit') }),
+  compiledRule({ id: 'pw', tools: toolFilter('mcp__playwright__*') }),
+  compiledRule({ id: 'start', events: ['SessionStart'], match: matchFilter({ source: 'startup' }), outcome: 'context' }),
+  compiledRule({ id: 'idle', events: ['TeammateIdle'], outcome: 'block' }),
+]);
+const settingsWith = (hooks: HooksConfig) => [{ file: '.claude/settings.json', settings: { hooks } }];
+
+describe('checkDrift', () => {
+  it('finds nothing when settings are what init writes', () => {
+    expect(checkDrift(policy, settingsWith(planHooks(policy, { handler: runner }).hooks))).toEqual([]);
+  });
+
+  it('accepts a catch-all entry and entries spread over several files', () => {
+    const sources = [
+      { file: 'user', settings: { hooks: { PreToolUse: [{ hooks: [runner] }] } } },
+      { file: 'project', settings: { hooks: { SessionStart: [{ matcher: 'startup|resume', hooks: [runner] }], TeammateIdle: [{ hooks: [runner] }] } } },
+    ];
+    expect(checkDrift(policy, sources)).toEqual([]);
+  });
+
+  it('reports each event, tool and value a rule needs that no entry routes', () => {
+    const items = checkDrift(policy, settingsWith({
+      PreToolUse: [{ matcher: 'Write', hooks: [runner] }],
+      SessionStart: [{ matcher: 'resume', hooks: [runner] }],
+    }));
+    expect(items.map((i) => [i.kind, i.event, i.message])).toEqual([
+      ['not-routed', 'PreToolUse', 'PreToolUse: rule no-env needs tool "Edit", which no runner entry receives'],
+      ['not-routed', 'PreToolUse', 'PreToolUse: rule pw needs tool "mcp__playwright__x", which no runner entry receives'],
+      ['not-routed', 'SessionStart', 'SessionStart: rule start needs source "startup", which no runner entry receives'],
+      ['not-routed', 'TeammateIdle', 'TeammateIdle: no runner entry, so rules idle never run'],
+    ]);
+  });
+
+  it('ignores foreign hooks: only runner entries route', () => {
+    const foreign = { type: 'command' as const, command: './other.sh' };
+    const items = checkDrift(compiledPolicy([compiledRule({ id: 'a', events: ['Stop'] })]), settingsWith({ Stop: [{ hooks: [foreign] }] }));
+    expect(items.map((i) => i.kind)).toEqual(['not-routed']);
+  });
+
+  it('reports runner entries for events no rule uses, WorktreeCreate with its reason', () => {
+    const items = checkDrift(compiledPolicy([]), settingsWith({ Stop: [{ hooks: [runner] }], WorktreeCreate: [{ hooks: [runner] }] }));
+    expect(items.map((i) => [i.kind, i.event])).toEqual([['unused-event', 'Stop'], ['unused-event', 'WorktreeCreate']]);
+    expect(items[1].message).toMatch(/replaces Claude Code's git worktree logic/);
+  });
+
+  it('reports an `if` filter that narrows what a rule needs', () => {
+    const p = compiledPolicy([compiledRule({ id: 'b', tools: toolFilter('Bash'), command: [{ source: '\\brm\\b', flags: '' }] })]);
+    const items = checkDrift(p, settingsWith({ PreToolUse: [{ matcher: 'Bash', hooks: [{ ...runner, if: 'Bash(rm *)' }] }] }));
+    expect(items.map((i) => i.kind)).toEqual(['partly-routed']);
+  });
+
+  it('accepts the `if` init would write with --if', () => {
+    const p = compiledPolicy([compiledRule({ id: 'b', tools: toolFilter('Bash'), command: [{ source: '^npm\\s+publish\\s', flags: '' }] })]);
+    expect(checkDrift(p, settingsWith(planHooks(p, { handler: runner, useIf: true }).hooks))).toEqual([]);
+  });
+
+  it('reports an --on-error flag that disagrees with the policy', () => {
+    const closed = compiledPolicy([compiledRule({ id: 'a', events: ['Stop'] })], { onError: 'closed' });
+    expect(checkDrift(closed, settingsWith({ Stop: [{ hooks: [runner] }] })).map((i) => i.kind)).toEqual(['on-error']);
+    expect(checkDrift(closed, settingsWith({ Stop: [{ hooks: [closedRunner] }] }))).toEqual([]);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * `policy init --check`: does what settings route to the runner still fit the policy?
+ * Drift is an event or tool a rule needs that no runner entry receives (the rule silently
+ * never fires), a runner entry for an event no rule uses (a process started for
+ * nothing), or an --on-error flag that disagrees with the policy.
+ */
+import { protocolFor } from '../protocol';
+import type { CompiledPolicy, CompiledRule, RegexSource } from '../types';
+import { ifRuleFor } from './if-rule';
+import { literalOf, matcherAccepts } from './matcher';
+import { handlerWords, isRunnerHook } from './runner';
+import type { SettingsObject } from './types';
+
+export type DriftKind = 'not-routed' | 'partly-routed' | 'unused-event' | 'on-error';
+
+export interface DriftItem {
+  kind: DriftKind;
+  event: string;
+  message: string;
+}
+
+/** A settings file as read, named for messages. */
+export interface SettingsSource {
+  file: string;
+  settings: SettingsObject;
+}
+
+interface Route {
+  file: string;
+  matcher: string | undefined;
+  if: string | undefined;
+  words: string[];
+}
+
+/** Events whose matcher is not compared with the field rules match on: presence is all we can check. */
+const PRESENCE_ONLY = new Set(['FileChanged', 'PreModelSwitch', 'PostModelSwitch']);
+
+/**
+ * Every difference between what the policy needs and what the settings route, in event order.
+ * @example checkDrift(policy, [{ file: '.claude/settings.json', settings: {} }])
+ *   // [{ kind: 'not-routed', event: 'PreToolUse', message: 'PreToolUse: ... no runner entry ...' }]
+ */
+export function checkDrift(policy: CompiledPolicy, sources: readonly SettingsSource[]): DriftItem[] {
+  const routes = collectRoutes(sources);
+  const items: DriftItem[] = [];
+  const used = new Set<string>();
+  for (const rule of policy.rules) for (const e of rule.events) used.add(e);
+  for (const event of used) {
+    const p = protocolFor(event);
+    if (!p || p.unsupported) continue;
+    const rules = policy.rules.filter((r) => r.events.includes(event));
+    const here = routes.get(event) ?? [];
+    if (here.length === 0) {
+      items.push({ kind: 'not-routed', event, message: `${event}: no runner entry, so rules ${ids(rules)} never run` });
+      continue;
+    }
+    if (PRESENCE_ONLY.has(event) || (!p.tool && p.matcherField === null)) continue;
+    for (const miss of missingValues(event, p.tool, p.matcherField, rules, here)) items.push(miss);
+  }
+  for (const [event, here] of routes) {
+    if (used.has(event)) continue;
+    const why = protocolFor(event)?.unsupported ?? 'no rule uses it, so the runner starts for nothing';
+    items.push({ kind: 'unused-event', event, message: `${event}: runner entry in ${files(here)}, but ${why}` });
+  }
+  const closed = policy.settings.onError === 'closed';
+  for (const [event, here] of routes) {
+    for (const route of here) {
+      const saysClosed = route.words.includes('--on-error') && route.words[route.words.indexOf('--on-error') + 1] === 'closed';
+      if (saysClosed !== closed) {
+        items.push({ kind: 'on-error', event, message: `${event}: the entry in ${route.file} ${closed ? 'lacks' : 'has'} --on-error closed, the policy says on_error: ${policy.settings.onError}` });
+      }
+    }
+  }
+  return items;
+}
+
+function missingValues(event: string, tool: boolean, field: string | null, rules: CompiledRule[], routes: Route[]): DriftItem[] {
+  const items: DriftItem[] = [];
+  const seen = new Set<string>();
+  const need = (value: string | null, rule: CompiledRule, ifRule: string | null) => {
+    const key = value ?? '*';
+    if (seen.has(key)) return;
+    const ok = routes.some((r) => (value === null ? r.matcher === undefined || r.matcher === '' || r.matcher === '*' : matcherAccepts(r.matcher, value, event))
+      && (r.if === undefined || r.if === ifRule));
+    if (ok) return;
+    seen.add(key);
+    const what = value === null ? `every ${tool ? 'tool' : field}` : `${tool ? 'tool' : field} "${value}"`;
+    const partly = routes.some((r) => r.if !== undefined);
+    items.push({
+      kind: partly && value !== null ? 'partly-routed' : 'not-routed',
+      event,
+      message: `${event}: rule ${rule.id} needs ${what}, which no runner entry receives${partly ? ' (an `if` filter narrows it)' : ''}`,
+    });
+  };
+  for (const rule of rules) {
+    if (tool) {
+      if (!rule.tools) need(null, rule, null);
+      else {
+        const ifRule = rule.tools.names.includes('Bash') ? ifRuleFor(rules.filter((r) => r.tools?.names.includes('Bash'))) : null;
+        for (const name of rule.tools.names) need(name, rule, name === 'Bash' ? ifRule : null);
+        for (const p of rule.tools.patterns) need(sampleOf(p), rule, null);
+      }
+      continue;
+    }
+    const patterns = rule.match.find((m) => m.field === field)?.patterns;
+    if (!patterns) need(null, rule, null);
+    else for (const p of patterns) need(sampleOf(p), rule, null);
+  }
+  return items;
+}
+
+/** A value a pattern accepts: its literal, or its source with `.*` read as "x". */
+function sampleOf(p: RegexSource): string {
+  return literalOf(p) ?? p.source.replace(/^\^/, '').replace(/\$$/, '').replace(/\.[*+]/g, 'x').replace(/\\(.)/g, '$1');
+}
+
+function collectRoutes(sources: readonly SettingsSource[]): Map<string, Route[]> {
+  const routes = new Map<string, Route[]>();
+  for (const { file, settings } of sources) {
+    const table = settings.hooks;
+    if (!table || typeof table !== 'object' || Array.isArray(table)) continue;
+    for (const [event, groups] of Object.entries(table as Record<string, unknown>)) {
+      if (!Array.isArray(groups)) continue;
+      for (const g of groups) {
+        if (!g || typeof g !== 'object' || !Array.isArray((g as { hooks?: unknown }).hooks)) continue;
+        const group = g as { matcher?: unknown; hooks: unknown[] };
+        for (const h of group.hooks.filter(isRunnerHook)) {
+          const handler = h as { if?: unknown };
+          const list = routes.get(event) ?? [];
+          list.push({
+            file,
+            matcher: typeof group.matcher === 'string' ? group.matcher : undefined,
+            if: typeof handler.if === 'string' ? handler.if : undefined,
+            words: handlerWords(h) ?? [],
+          });
+          routes.set(event, list);
+        }
+      }
+    }
+  }
+  return routes;
+}
+
+function ids(rules: CompiledRule[]): string {
+  return rules.map((r) => r.id).join(', ');
+}
+
+function files(routes: Route[]): string {
+  return [...new Set(routes.map((r) => r.file))].join(', ');
+}

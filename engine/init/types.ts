@@ -1,0 +1,30 @@
+/**
+ * The shapes `policy init` writes into Claude Code's settings: a hooks object maps an event
+ * name to matcher groups, each group to command handlers (reference section 2.1).
+ */
+
+/** One command handler. `args` present = exec form (no shell); absent = shell form. */
+export interface CommandHook {
+  type: 'command';
+  command: string;
+  args?: string[];
+  if?: string;
+  timeout?: number;
+}
+
+export interface MatcherGroup {
+  matcher?: string;
+  hooks: CommandHook[];
+}
+
+/** The value of settings.json's `hooks` key, as init computes it. */
+export type HooksConfig = Record<string, MatcherGroup[]>;
+
+/** A settings object as read from disk: any JSON object. */
+export type SettingsObject = Record<string, unknown>;
+
+/** What init plans for a policy: the hooks to register, and notes for the user. */
+export interface HookPlan {
+  hooks: HooksConfig;
+  notes: string[];
+}

@@ -1,0 +1,235 @@
+/**
+ * `policy init` / `policy init --check` / `policy uninstall` through the built bin, on
+ * throwaway projects with HOME pointed at a temp folder.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { POLICY_BIN, REPO_ROOT } from '../support/run-hook';
+
+const POLICY = `version: 1
+settings:
+  on_error: closed
+rules:
+  - id: no-env-writes
+    on: PreToolUse
+    tools: Write|Edit
+    paths: { deny: ["**/.env"] }
+    deny: "{{path}} holds secrets."
+  - id: no-rm-rf
+    on: PreToolUse
+    tools: Bash
+    command: ['\\brm\\s+-rf\\b']
+    deny: "No rm -rf."
+  - id: pw-ask
+    on: PreToolUse
+    tools: mcp__playwright__*
+    ask: "Browser action: confirm."
+  - id: hello
+    on: SessionStart
+    match: { source: startup }
+    context: "Hello."
+  - id: notes
+    on: Stop
+    require: [{ file: NOTES.md }]
+    block: "Write NOTES.md."
+`;
+
+const ORIGINAL = {
+  model: 'opus',
+  permissions: { allow: ['Bash(git status)'] },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] }],
+    Notification: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
+  },
+};
+
+const BIN = fs.realpathSync(POLICY_BIN);
+const ENV_PREFIX = process.platform !== 'win32' && fs.existsSync('/usr/bin/env') ? ['/usr/bin/env', '-u', 'NODE_EXTRA_CA_CERTS'] : [];
+const argv = ENV_PREFIX.length > 0 ? [...ENV_PREFIX.slice(1), process.execPath, BIN] : [BIN];
+const command = ENV_PREFIX[0] ?? process.execPath;
+const runner = (extra: string[] = ['--on-error', 'closed']) => ({ type: 'command', command, args: [...argv, 'hook', ...extra], timeout: 10 });
+
+interface Project { dir: string; home: string; file(rel: string): string; read(rel: string): string; write(rel: string, text: string): void }
+
+function makeProject(files: Record<string, string>): Project {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-init-')));
+  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-home-')));
+  const p: Project = {
+    dir,
+    home,
+    file: (rel) => path.join(dir, ...rel.split('/')),
+    read: (rel) => fs.readFileSync(p.file(rel), 'utf8'),
+    write: (rel, text) => {
+      fs.mkdirSync(path.dirname(p.file(rel)), { recursive: true });
+      fs.writeFileSync(p.file(rel), text);
+    },
+  };
+  for (const [rel, text] of Object.entries(files)) p.write(rel, text);
+  return p;
+}
+
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('CLAUDE_') || k.startsWith('HOOKPOLICY_') || k === 'POLICY_CONFIG') continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+function policy(p: Project, ...args: string[]) {
+  const r = spawnSync(process.execPath, [POLICY_BIN, ...args], { cwd: p.dir, env: cleanEnv({ HOME: p.home }), encoding: 'utf8', timeout: 60000 });
+  return { stdout: r.stdout, stderr: r.stderr, code: r.status };
+}
+
+const projects: Project[] = [];
+function project(files: Record<string, string>): Project {
+  const p = makeProject(files);
+  projects.push(p);
+  return p;
+}
+afterAll(() => {
+  for (const p of projects) for (const d of [p.dir, p.home]) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('policy init (project scope)', () => {
+  const originalText = `${JSON.stringify(ORIGINAL, null, 2)}\n`;
+  let p: Project;
+  beforeAll(() => {
+    p = project({ '.claude/policies.yaml': POLICY, '.claude/settings.json': originalText });
+  });
+
+  it('merges narrow runner entries into the existing settings and backs the file up', () => {
+    const r = policy(p, 'init');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Wrote .claude/settings.json (backup: .claude/settings.json.bak)');
+    const written = p.read('.claude/settings.json');
+    expect(JSON.parse(written)).toEqual({
+      model: 'opus',
+      permissions: { allow: ['Bash(git status)'] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] },
+          { matcher: '^(?:Write|Edit|Bash)$|^mcp__playwright__.*$', hooks: [runner()] },
+        ],
+        Notification: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
+        SessionStart: [{ matcher: 'startup', hooks: [runner()] }],
+        Stop: [{ hooks: [runner()] }],
+      },
+    });
+    expect(written).toBe(`${JSON.stringify(JSON.parse(written), null, 2)}\n`);
+    expect(p.read('.claude/settings.json.bak')).toBe(originalText);
+  });
+
+  it('a second run changes nothing and says so', () => {
+    const before = p.read('.claude/settings.json');
+    const r = policy(p, 'init');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('.claude/settings.json is up to date; nothing changed');
+    expect(p.read('.claude/settings.json')).toBe(before);
+    expect(fs.readdirSync(p.file('.claude')).filter((f) => f.endsWith('.bak'))).toEqual(['settings.json.bak']);
+  });
+
+  it('the command it wrote works when started exactly as written (no shell)', () => {
+    const settings = JSON.parse(p.read('.claude/settings.json'));
+    const hook = settings.hooks.PreToolUse[1].hooks[0];
+    const event = { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: p.file('.env'), content: 'X=1' }, cwd: p.dir };
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-cache-'));
+    const r = spawnSync(hook.command, hook.args, {
+      cwd: p.dir,
+      input: JSON.stringify(event),
+      encoding: 'utf8',
+      env: cleanEnv({ CLAUDE_PROJECT_DIR: p.dir, HOOKPOLICY_CACHE_DIR: cache, PATH: '' }),
+    });
+    fs.rmSync(cache, { recursive: true, force: true });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: '.env holds secrets.' },
+    });
+  });
+
+  it('--check: 0 in sync, 1 with each drift listed', () => {
+    expect(policy(p, 'init', '--check', '--scope', 'project').code).toBe(0);
+    p.write('.claude/policies.yaml', `${POLICY}  - id: prompt\n    on: UserPromptSubmit\n    block: "no"\n`);
+    const r = policy(p, 'init', '--check');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('drift: UserPromptSubmit: no runner entry, so rules prompt never run');
+    p.write('.claude/policies.yaml', POLICY.replace('tools: Write|Edit', 'tools: Write|Edit|MultiEdit'));
+    const r2 = policy(p, 'init', '--check');
+    expect(r2.code).toBe(1);
+    expect(r2.stdout).toContain('drift: PreToolUse: rule no-env-writes needs tool "MultiEdit", which no runner entry receives');
+    p.write('.claude/policies.yaml', POLICY);
+  });
+
+  it('uninstall removes only what init added, after a backup', () => {
+    const before = p.read('.claude/settings.json');
+    const r = policy(p, 'uninstall');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Removed 3 runner entries from \.claude\/settings\.json \(backup: \.claude\/settings\.json\.\d{8}-\d{6}\.bak\)/);
+    expect(JSON.parse(p.read('.claude/settings.json'))).toEqual(ORIGINAL);
+    const backups = fs.readdirSync(p.file('.claude')).filter((f) => /^settings\.json\.\d/.test(f));
+    expect(backups).toHaveLength(1);
+    expect(p.read(`.claude/${backups[0]}`)).toBe(before);
+    expect(policy(p, 'uninstall').stdout).toContain('no runner entries; nothing changed');
+    expect(policy(p, 'init', '--check').code).toBe(1);
+  });
+});
+
+describe('policy init: scopes, scaffold, plugin, errors', () => {
+  it('scaffolds .claude/policies.yaml with a schema line that resolves, then registers its events', () => {
+    const p = project({});
+    const r = policy(p, 'init', '--scope', 'local');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Created .claude/policies.yaml');
+    const first = p.read('.claude/policies.yaml').split('\n')[0];
+    const m = /^# yaml-language-server: \$schema=(.+)$/.exec(first);
+    expect(m).not.toBeNull();
+    expect(path.resolve(p.file('.claude'), m![1])).toBe(path.join(REPO_ROOT, 'policy.schema.json'));
+    const settings = JSON.parse(p.read('.claude/settings.local.json'));
+    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'PreToolUse']);
+    expect(fs.existsSync(p.file('.claude/settings.json'))).toBe(false);
+  });
+
+  it('--scope user writes $HOME/.claude/settings.json with absolute --config paths', () => {
+    const p = project({ 'team.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
+    expect(policy(p, 'init', '--scope', 'user', '--config', 'team.yaml').code).toBe(0);
+    const settings = JSON.parse(fs.readFileSync(path.join(p.home, '.claude', 'settings.json'), 'utf8'));
+    expect(settings).toEqual({ hooks: { Stop: [{ hooks: [runner(['--config', p.file('team.yaml')])] }] } });
+  });
+
+  it('--plugin DIR writes hooks/hooks.json with a description and ${CLAUDE_PLUGIN_ROOT} policy path', () => {
+    const p = project({ 'plug/policies.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
+    expect(policy(p, 'init', '--plugin', 'plug').code).toBe(0);
+    expect(JSON.parse(p.read('plug/hooks/hooks.json'))).toEqual({
+      description: 'hookpolicy: Claude Code hooks answered by a declarative policy',
+      hooks: { Stop: [{ hooks: [runner(['--config', '${CLAUDE_PLUGIN_ROOT}/policies.yaml'])] }] },
+    });
+    expect(fs.existsSync(p.file('.claude/settings.json'))).toBe(false);
+  });
+
+  it('--form shell writes one command string that runs through sh', () => {
+    const p = project({ '.claude/policies.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
+    expect(policy(p, 'init', '--form', 'shell').code).toBe(0);
+    const hook = JSON.parse(p.read('.claude/settings.json')).hooks.Stop[0].hooks[0];
+    expect(hook.args).toBeUndefined();
+    expect(hook.command).toBe([...ENV_PREFIX, process.execPath, BIN, 'hook'].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w}'`)).join(' '));
+  });
+
+  it('exits 2 with file:line:col on a broken policy, and leaves settings alone', () => {
+    const p = project({ '.claude/policies.yaml': 'version: 1\nrules:\n  - id: x\n    on: PreToolUse\n    tools: Bash\n    deny: "a"\n    bogus: 1\n' });
+    const r = policy(p, 'init');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/policies\.yaml:7:5: error schema-unknown-key/);
+    expect(fs.existsSync(p.file('.claude/settings.json'))).toBe(false);
+  });
+
+  it('exits 2 on a settings file that is not JSON, without touching it', () => {
+    const p = project({ '.claude/policies.yaml': POLICY, '.claude/settings.json': '{ "model": ' });
+    const r = policy(p, 'init');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\.claude\/settings\.json: it is not valid JSON/);
+    expect(p.read('.claude/settings.json')).toBe('{ "model": ');
+  });
+});
