@@ -40,22 +40,3 @@ describe('matcherFor + matcherAccepts: the matcher accepts every value the filte
     expect(matcherFor(['Write'], [re('^bash$', 'i')])).toBeNull();
   });
 });
-
-describe('matcherAccepts: Claude Code semantics', () => {
-  it.each([
-    [undefined, 'Anything', true],
-    ['*', 'Anything', true],
-    ['', 'Anything', true],
-    ['Write, Edit', 'Edit', true],
-    ['Edit.*', 'NotebookEdit', true],
-    ['mcp__memory', 'mcp__memory__store', false],
-    ['^mcp__memory__.*$', 'mcp__memory__store', true],
-  ] as Array<[string | undefined, string, boolean]>)('%p accepts %p: %p', (matcher, value, expected) => {
-    expect(matcherAccepts(matcher, value)).toBe(expected);
-  });
-
-  it('FileChanged reads a hyphen as regex', () => {
-    expect(matcherAccepts('a-b', 'xa-by', 'FileChanged')).toBe(true);
-    expect(matcherAccepts('a-b', 'xa-by', 'SubagentStart')).toBe(false);
-  });
-});

@@ -8,10 +8,12 @@
  * 2.1.195, so a hyphenated name is written as an anchored regex, which reads the same in
  * every version.
  */
+import { EXACT_MATCHER } from '../matcher';
 import type { RegexSource } from '../types';
 
+export { matcherAccepts } from '../matcher';
+
 const EXACT_NAME = /^[A-Za-z0-9_]+$/;
-const EXACT_MATCHER = /^[A-Za-z0-9_|, -]*$/;
 
 /**
  * The literal a regex accepts when it is exactly `^literal$` (escapes allowed), else null.
@@ -95,23 +97,6 @@ function usableRegex(r: RegexSource): boolean {
   try {
     new RegExp(r.source);
     return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Whether Claude Code runs a group with `matcher` for `value` (reference section 2.3).
- * FileChanged and StopFailure read only `[A-Za-z0-9_|]` as exact names.
- * @example matcherAccepts('Write|Edit', 'Edit') // true
- * @example matcherAccepts('Edit.*', 'NotebookEdit') // true (unanchored regex)
- */
-export function matcherAccepts(matcher: string | undefined, value: string, event = ''): boolean {
-  if (matcher === undefined || matcher === '' || matcher === '*') return true;
-  const exact = event === 'FileChanged' || event === 'StopFailure' ? /^[A-Za-z0-9_|]*$/ : EXACT_MATCHER;
-  if (exact.test(matcher)) return matcher.split(/[|,]/).map((s) => s.trim()).includes(value);
-  try {
-    return new RegExp(matcher).test(value);
   } catch {
     return false;
   }

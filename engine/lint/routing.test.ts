@@ -1,30 +1,5 @@
 import { parseClaudeSettings } from './claude-settings';
-import { isRunnerHandler, matcherMatches, routeCoversAllTools, routeCoversTool, runnerRoutes } from './routing';
-
-describe('matcherMatches', () => {
-  it.each([
-    [undefined, 'Bash', true],
-    ['', 'Bash', true],
-    ['*', 'Bash', true],
-    ['Edit|Write', 'Write', true],
-    ['Edit, Write', 'Write', true],
-    ['Edit|Write', 'NotebookEdit', false],
-    ['Edit.*', 'NotebookEdit', true], // unanchored regex
-    ['^Edit$', 'NotebookEdit', false],
-    ['mcp__memory', 'mcp__memory__read', false], // exact name
-    ['mcp__memory__.*', 'mcp__memory__read', true],
-    ['code-reviewer', 'senior-code-reviewer', false],
-    ['([', 'x', false], // invalid regex matches nothing
-  ])('%j matches %s: %s', (matcher, value, expected) => {
-    expect(matcherMatches(matcher, value)).toBe(expected);
-  });
-
-  it('uses the narrower exact set on FileChanged', () => {
-    expect(matcherMatches('.env-a', '.env-a', 'FileChanged')).toBe(true);
-    expect(matcherMatches('a-b', 'xa-by', 'FileChanged')).toBe(true);
-    expect(matcherMatches('a-b', 'xa-by', 'SessionStart')).toBe(false);
-  });
-});
+import { isRunnerHandler, routeCoversAllTools, routeCoversTool, runnerRoutes } from './routing';
 
 describe('isRunnerHandler', () => {
   it.each([

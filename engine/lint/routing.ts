@@ -2,6 +2,7 @@
  * Which hook handlers of a Claude Code settings file reach the runner, and for which
  * matcher values (contract reference section 2.3).
  */
+import { matcherAccepts } from '../matcher';
 import { protocolFor } from '../protocol';
 import type { ClaudeHookHandler, ClaudeSettings } from './claude-settings';
 
@@ -47,23 +48,6 @@ export function runnerRoutes(settings: ClaudeSettings, event: string): RunnerRou
 }
 
 /**
- * Whether a settings.json matcher matches a value: `*`, `""` or absent match all; names
- * made of `[A-Za-z0-9_|, -]` are an exact list; anything else is an unanchored regex.
- * @example matcherMatches('Edit|Write', 'Write') // true
- * @example matcherMatches('Edit.*', 'NotebookEdit') // true: the regex is unanchored
- */
-export function matcherMatches(matcher: string | undefined, value: string, event = ''): boolean {
-  if (matcher === undefined || matcher === '' || matcher === '*') return true;
-  const exact = event === 'FileChanged' || event === 'StopFailure' ? /^[A-Za-z0-9_|]+$/ : /^[A-Za-z0-9_|, -]+$/;
-  if (exact.test(matcher)) return matcher.split(/[|,]/).map((s) => s.trim()).includes(value);
-  try {
-    return new RegExp(matcher).test(value);
-  } catch {
-    return false;
-  }
-}
-
-/**
  * True when the route reaches the runner for a tool name, or for a `*` pattern (tested
  * with a sample name standing for it).
  * @example routeCoversTool({ kind: 'command', matcher: 'mcp__.*', ifTool: null }, 'mcp__github__*') // true
@@ -71,7 +55,7 @@ export function matcherMatches(matcher: string | undefined, value: string, event
 export function routeCoversTool(route: RunnerRoute, tool: string, event = 'PreToolUse'): boolean {
   const sample = tool.replace(/\*/g, 'x');
   if (route.ifTool !== null && !ifCovers(route.ifTool, sample)) return false;
-  return matcherMatches(route.matcher, sample, event);
+  return matcherAccepts(route.matcher, sample, event);
 }
 
 /** True when the route reaches the runner for every tool. */
