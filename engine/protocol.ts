@@ -129,6 +129,15 @@ export function protocolFor(event: string): EventProtocol | undefined {
   return BY_EVENT.get(event);
 }
 
+/**
+ * The protocol row for an event, or, for an event the table does not know, a row that
+ * assumes nothing but a visible systemMessage.
+ * @example protocolOrDefault('FutureEvent').block // null
+ */
+export function protocolOrDefault(event: string): EventProtocol {
+  return BY_EVENT.get(event) ?? row(event, {});
+}
+
 /** What happens to an outcome on an event: whether it can take effect and who reads its message. */
 export interface OutcomeSupport {
   supported: boolean;

@@ -4,7 +4,7 @@
  * outcome the event cannot produce, a context that cannot reach the model and every
  * runtime problem are reported as warnings (systemMessage where shown, stderr always).
  */
-import { outcomeSupport, protocolFor, type EventProtocol } from './protocol';
+import { outcomeSupport, protocolOrDefault, type EventProtocol } from './protocol';
 import type { Decision, Diagnostic, HookResponse, Outcome } from './types';
 import { PREFIX, describeProblems } from './render/messages';
 import { emptyOutput, showsSystemMessage, writeOutput, type Output } from './render/output';
@@ -20,7 +20,7 @@ export interface RenderOptions {
  *   // { stdout: '{"decision":"block","reason":"tests fail"}\n', stderr: '', exitCode: 0 }
  */
 export function renderResponse(decision: Decision, options: RenderOptions): HookResponse {
-  const p = protocolOrFallback(decision.event);
+  const p = protocolOrDefault(decision.event);
   const out: Output = emptyOutput();
   applyOutcome(out, p, decision);
   applyContexts(out, p, decision);
@@ -42,7 +42,7 @@ export function renderResponse(decision: Decision, options: RenderOptions): Hook
  *   // permissionDecision "deny", reason "hookpolicy: error no-policy: no policy file (failing closed: ...)"
  */
 export function renderFailure(eventName: string | null, problems: Diagnostic[], onError: 'open' | 'closed'): HookResponse {
-  const p = protocolOrFallback(eventName ?? 'the event');
+  const p = protocolOrDefault(eventName ?? 'the event');
   const out: Output = emptyOutput();
   const errors = problems.filter((d) => d.severity === 'error');
   const warnings = problems.filter((d) => d.severity === 'warning');
@@ -118,19 +118,4 @@ function ruleIds(decision: Decision, outcome: Outcome): string[] {
   const decided = decision.decidedBy.filter((h) => h.outcome === outcome).map((h) => h.id);
   const all = [...new Set([...decided, ...ids])];
   return all.length > 0 ? all : ['(unnamed)'];
-}
-
-/** Events the table does not know can still show a systemMessage; nothing else is assumed. */
-function protocolOrFallback(event: string): EventProtocol {
-  return protocolFor(event) ?? {
-    event,
-    matcherField: null,
-    tool: false,
-    permission: null,
-    block: null,
-    blockAudience: 'nowhere',
-    context: false,
-    systemMessage: 'user',
-    jsonDiscarded: false,
-  };
 }
