@@ -1,0 +1,136 @@
+import { REDACTED, redactPatterns, redactRecord, redactText } from './redact';
+
+// Fake secrets are assembled at run time so that no scanner mistakes this file for a leak.
+const rep = (c: string, n: number) => c.repeat(n);
+const AWS = `AKIA${rep('Q', 16)}`;
+const GHP = `ghp_${rep('a1B2', 9)}`;
+const GHO = `gho_${rep('Z9', 20)}`;
+const GH_PAT = `github_pat_${rep('x_Y', 10)}`;
+const SLACK = `xoxb-${'1234567890'}-${rep('ab', 8)}`;
+const OPENAI = `sk-${rep('A7b', 8)}`;
+const ANTHROPIC = `sk-ant-api03-${rep('Qx_', 10)}`;
+const STRIPE = `sk_live_${rep('9k', 12)}`;
+const JWT = `eyJ${rep('hbGciOi', 2)}.eyJ${rep('zdWIiOi', 3)}.${rep('SflKxw', 4)}`;
+const PEM = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEow' + rep('IBAAKC', 8), rep('q', 40), '-----END RSA PRIVATE KEY-----'].join('\n');
+const R = REDACTED;
+
+describe('redactText: key formats keep their public prefix', () => {
+  it.each<[string, string, string]>([
+    ['AWS access key id', `aws s3 ls --key ${AWS}`, `aws s3 ls --key AKIA${R}`],
+    ['GitHub token (ghp_)', `git clone https://${GHP}@github.com/o/r`, `git clone https://ghp_${R}@github.com/o/r`],
+    ['GitHub token (gho_)', `gh auth login ${GHO}`, `gh auth login gho_${R}`],
+    ['GitHub fine-grained PAT', `echo ${GH_PAT}`, `echo github_pat_${R}`],
+    ['Slack token', `curl -d t=${SLACK}`, `curl -d t=xoxb-${R}`],
+    ['sk- API key', `run ${OPENAI} now`, `run sk-${R} now`],
+    ['sk-ant- API key', `key ${ANTHROPIC}`, `key sk-${R}`],
+    ['Stripe secret key', `pay ${STRIPE}`, `pay sk_live_${R}`],
+    ['JWT', `cookie ${JWT} end`, `cookie eyJ${R} end`],
+    ['bearer token', 'curl -H "Authorization: Bearer abcdef0123456789"', `curl -H "Authorization: Bearer ${R}"`],
+    ['URL credentials', 'psql postgres://admin:hunter22@db:5432/x', `psql postgres://admin:${R}@db:5432/x`],
+    ['PEM private key', `key:\n${PEM}\ndone`, `key:\n-----BEGIN RSA PRIVATE KEY-----${R}-----END RSA PRIVATE KEY-----\ndone`],
+    ['PEM cut off before END', `${PEM.split('\n').slice(0, 2).join('\n')}`, `-----BEGIN RSA PRIVATE KEY-----${R}`],
+  ])('%s', (_name, input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+});
+
+describe('redactText: assignments whose name looks secret lose their value', () => {
+  it.each<[string, string]>([
+    ['API_KEY=abc123 npm run deploy', `API_KEY=${R} npm run deploy`],
+    ['export TOKEN=s3cr3t && make', `export TOKEN=${R} && make`],
+    ['export AWS_SECRET_ACCESS_KEY="wJalr/K7MDENG" ; aws s3 ls', `export AWS_SECRET_ACCESS_KEY="${R}" ; aws s3 ls`],
+    ["DB_PASSWORD='p@ss word' psql", `DB_PASSWORD='${R}' psql`],
+    ['password: hunter2', `password: ${R}`],
+    ['{"password": "hunter2", "user": "bob"}', `{"password": "${R}", "user": "bob"}`],
+    ['mysql --password=hunter2 db', `mysql --password=${R} db`],
+    ['deploy --token abc123 --env prod', `deploy --token ${R} --env prod`],
+    ['note: GITHUB_TOKEN=abc is set', `note: GITHUB_TOKEN=${R} is set`],
+    ['SESSION_COOKIE=xyz', `SESSION_COOKIE=${R}`],
+    ['client_secret=foo&grant=x', `client_secret=${R}&grant=x`],
+  ])('%j', (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+
+  it.each([
+    'NODE_ENV=production npm test',
+    'ATEAM_ENFORCEMENT=off',
+    'BYPASS=off make',
+    'rm -rf build: not allowed',
+    'src/token.ts holds secrets.',
+    '.env holds secrets.',
+    'git push --force origin main',
+    'the token value is missing',
+    '/p/.claude/policies.yaml:4:5: error expression-error: rule "a": expression failed',
+    '2026-06-01T10:00:00.000Z',
+  ])('leaves %j alone', (input) => {
+    expect(redactText(input)).toBe(input);
+  });
+});
+
+describe('redactText: .env content', () => {
+  it('redacts every value of a dotenv-style block, names kept', () => {
+    const content = 'NODE_ENV=production\nDATABASE_URL=postgres://u:p@h/db\nSTRIPE=abc\n\n# comment\nEMPTY=';
+    expect(redactText(content)).toBe(`NODE_ENV=${R}\nDATABASE_URL=${R}\nSTRIPE=${R}\n\n# comment\nEMPTY=`);
+  });
+
+  it('finds the block after text that quotes it', () => {
+    expect(redactText('Writing .env: HOST=db.internal\nPORT=5432')).toBe(`Writing .env: HOST=${R}\nPORT=${R}`);
+  });
+
+  it('a single non-secret assignment is not a .env block', () => {
+    expect(redactText('PORT=3000')).toBe('PORT=3000');
+  });
+});
+
+describe('redactText: extra patterns (settings.log.redact)', () => {
+  it('replaces each whole match', () => {
+    expect(redactText('ticket TCK-12345 and TCK-9', ['TCK-\\d{3,}'])).toBe(`ticket ${R} and TCK-9`);
+  });
+
+  it('replaces only the first capture group when there is one', () => {
+    expect(redactText('customer=4711 ok', ['customer=(\\d+)'])).toBe(`customer=${R} ok`);
+  });
+
+  it('skips a pattern that does not compile, and one that matches the empty string', () => {
+    expect(redactText('abc', ['(unclosed', 'x*'])).toBe('abc');
+  });
+});
+
+describe('redactRecord', () => {
+  it('scrubs every string of a record, nested ones too, and returns a copy', () => {
+    const record = {
+      time: '2026-06-01T10:00:00.000Z',
+      session_id: 's-1',
+      outcome: 'deny',
+      rules: ['no-secrets'],
+      reason: `Do not echo ${AWS}`,
+      paths: ['.env'],
+      warnings: [`API_KEY=abc seen`],
+      bypass: { env: 'X', value: 'off' },
+      errors: [`token ${GHP}`],
+      count: 3,
+      flag: null,
+    };
+    const copy = redactRecord(record, ['no-(secrets)']);
+    expect(copy).toEqual({
+      ...record,
+      reason: `Do not echo AKIA${R}`,
+      rules: [`no-${R}`],
+      warnings: [`API_KEY=${R} seen`],
+      errors: [`token ghp_${R}`],
+    });
+    expect(record.reason).toContain(AWS);
+  });
+});
+
+describe('redactPatterns', () => {
+  it.each<[unknown, string[]]>([
+    [{ redact: ['a+', 'b'] }, ['a+', 'b']],
+    [{ redact: ['a', 3, null] }, ['a']],
+    [{}, []],
+    [null, []],
+    [{ redact: 'a' }, []],
+  ])('%j', (log, expected) => {
+    expect(redactPatterns(log as object | null)).toEqual(expected);
+  });
+});

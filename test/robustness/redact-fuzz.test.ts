@@ -1,0 +1,71 @@
+/**
+ * Properties of the decision-log redaction over arbitrary text: it never throws, is
+ * idempotent, removes a known-format secret wherever it sits between separators, and
+ * stays linear on large adversarial input (it runs on every logged record).
+ */
+import fc from 'fast-check';
+import { REDACTED, redactRecord, redactText } from '../../engine/host/redact';
+import { fcParams } from '../support/fuzz-config';
+
+const alnum = (n: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'), minLength: n, maxLength: n });
+const upperDigits = (n: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'), minLength: n, maxLength: n });
+
+/** Secrets in known formats, generated (never literal). */
+const secret = fc.oneof(
+  upperDigits(16).map((s) => `AKIA${s}`),
+  alnum(36).map((s) => `ghp_${s}`),
+  alnum(20).map((s) => `xoxb-${s}`),
+  alnum(32).map((s) => `sk-${s}`),
+  fc.tuple(alnum(12), alnum(12), alnum(12)).map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
+);
+/** Text around it; separated from it by a space so word boundaries hold. */
+const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme', maxLength: 60 }), fc.constantFrom('export', 'curl -H "x"', 'API_KEY=', '\n'));
+
+describe('redaction properties', () => {
+  it('never throws and is idempotent', () => {
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), text), (t) => {
+      const once = redactText(t, ['x+y', '(unclosed']);
+      expect(redactText(once, ['x+y', '(unclosed'])).toBe(once);
+    }), fcParams(2));
+  });
+
+  it('removes a known-format secret wherever it sits', () => {
+    fc.assert(fc.property(text, secret, text, (before, s, after) => {
+      const out = redactText(`${before} ${s} ${after}`);
+      expect(out).not.toContain(s);
+      expect(out).toContain(REDACTED);
+    }), fcParams(2));
+  });
+
+  it('removes the value of a secret-named assignment, whatever the value', () => {
+    const name = fc.constantFrom('API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'client_secret', 'AWS_SECRET_ACCESS_KEY');
+    const value = alnum(12);
+    fc.assert(fc.property(text, name, value, fc.constantFrom('=', ': ', '="'), (before, n, v, sep) => {
+      const out = redactText(`${before} ${n}${sep}${v}${sep.endsWith('"') ? '"' : ''} end`);
+      expect(out).not.toContain(v);
+    }), fcParams(2));
+  });
+
+  it('redactRecord keeps the shape of any JSON value', () => {
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+      const out = redactRecord(value);
+      const shape = (v: unknown): unknown => (typeof v === 'string' ? 's' : Array.isArray(v) ? v.map(shape)
+        : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)])) : v);
+      expect(shape(out)).toEqual(shape(value));
+    }), fcParams(1));
+  });
+
+  it.each([
+    ['assignments', 'a=b '.repeat(500_000)],
+    ['secret-named assignments', 'TOKEN='.repeat(300_000)],
+    ['unclosed PEM headers', '-----BEGIN PRIVATE KEY-----'.repeat(40_000)],
+    ['URL-like runs', 'http://a:'.repeat(200_000)],
+    ['dotenv lines', 'A=1\n'.repeat(500_000)],
+    ['one 2 MB word', 'x'.repeat(2_000_000)],
+  ])('stays fast on 2 MB of %s', (_name, input) => {
+    const start = Date.now();
+    redactText(input);
+    // Generous: quadratic behaviour on 2 MB would take minutes.
+    expect(Date.now() - start).toBeLessThan(5000);
+  });
+});
