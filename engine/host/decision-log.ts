@@ -8,6 +8,7 @@ import * as path from 'path';
 import { diagnostic, formatDiagnostic } from '../diagnostics';
 import type { CompiledPolicy, Decision, Diagnostic, HookEvent, RuleHit } from '../types';
 import { sendWebhook, type SendWebhookOptions } from './webhook';
+import { redactPatterns, redactRecord } from './redact';
 
 /** One line of the decision log. */
 export interface DecisionRecord {
@@ -117,7 +118,7 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
   const { decision, event, policy, projectRoot } = options;
   const log = policy.settings.log;
   if ((!log.file && !log.webhook) || !shouldRecord(decision, policy)) return [];
-  const record = buildDecisionRecord(decision, event, policy, options.now);
+  const record = redactRecord(buildDecisionRecord(decision, event, policy, options.now), redactPatterns(log));
   const problems: Diagnostic[] = [];
   if (log.file) {
     const problem = appendDecisionRecord(log.file, projectRoot, record);
