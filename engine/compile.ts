@@ -9,7 +9,8 @@ import { toPointer } from './load/source-map';
 import { compileAgents } from './compile/agents';
 import { isObject } from './compile/context';
 import { compileRule } from './compile/rule';
-import { compileSettings, coveringBypasses } from './compile/settings';
+import { compileRegex } from './compile/regex';
+import { compileSettings, coveringBypasses, redactPatternsOf } from './compile/settings';
 
 export { globRegex } from './compile/paths';
 export { wildcardRegex } from './compile/patterns';
@@ -48,6 +49,7 @@ export function compilePolicy(files: LoadedFile[]): CompileResult {
       ids.set(rule.id, file.map.locate(toPointer(['rules', index, 'id'])));
       rules.push(rule);
     });
+    for (const [pattern, i] of redactPatternsOf(file)) compileRegex(ctx, pattern, '', toPointer(['settings', 'log', 'redact', i]));
   }
 
   if (hasErrors(diagnostics)) return { policy: null, diagnostics };

@@ -28,6 +28,8 @@ export interface Diagnostic {
 // Raw policy: what users write, mirrored from YAML.
 
 export type Outcome = 'deny' | 'ask' | 'allow' | 'block' | 'warn' | 'context';
+/** The outcome of a shell rule with `paths` when the command cannot be checked; 'ignore' = the rule does not apply. */
+export type UnparsableOutcome = 'deny' | 'ask' | 'allow' | 'ignore';
 export const OUTCOMES: readonly Outcome[] = ['deny', 'ask', 'allow', 'block', 'warn', 'context'];
 
 export interface RawPolicyDoc {
@@ -45,6 +47,8 @@ export interface RawSettings {
     file?: string | false;
     webhook?: { url: string; timeout_ms?: number; headers?: Record<string, string> };
     record?: Array<Outcome | 'none' | 'error' | 'bypass'>;
+    /** Extra regular expressions redacted from decision-log records. */
+    redact?: string[];
   };
   /** Overall deadline for one evaluation, in ms. */
   deadline_ms?: number;
@@ -87,6 +91,8 @@ export interface RawRule {
   let?: Record<string, RawLet>;
   require?: RawRequirement[];
   log?: boolean;
+  /** What a Bash/PowerShell rule with `paths` does when the command's written paths cannot be determined (default ask). */
+  unparsable?: UnparsableOutcome;
   deny?: string;
   ask?: string;
   allow?: string;
@@ -147,6 +153,8 @@ export interface CompiledLog {
   file: string | null;
   webhook: { url: string; timeoutMs: number; headers: Record<string, string> } | null;
   record: string[];
+  /** Extra redaction patterns from every file (optional so older artefacts stay valid). */
+  redact?: string[];
 }
 
 export interface CompiledAgents {
@@ -210,6 +218,8 @@ export interface CompiledRule {
   /** Indices into settings.bypasses of the switches that turn this rule off: its own file's and every includer's. */
   bypasses: number[];
   log: boolean;
+  /** For shell tools under `paths`: outcome when written paths cannot be determined; missing = 'ask'. */
+  unparsable?: UnparsableOutcome;
 }
 
 /** Which rules can apply to an event and tool, in rule order, without scanning all rules. */
@@ -244,6 +254,11 @@ export interface Facts {
   stat(path: string): 'file' | 'dir' | null;
   /** At most maxBytes of a file as UTF-8, or null when it cannot be read. */
   readText(path: string, maxBytes: number): string | null;
+  /**
+   * Where a path really leads once symlinks are followed (the longest existing prefix is
+   * resolved, the rest appended): project-relative or absolute POSIX; null when unknown.
+   */
+  realpath?(path: string): string | null;
 }
 
 export interface EvaluationContext {

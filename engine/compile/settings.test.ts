@@ -6,7 +6,7 @@ describe('settings', () => {
     expect(policy.settings).toEqual({
       onError: 'open',
       bypasses: [],
-      log: { file: null, webhook: null, record: ['deny', 'ask', 'block', 'allow', 'warn', 'context', 'bypass', 'error'] },
+      log: { file: null, webhook: null, record: ['deny', 'ask', 'block', 'allow', 'warn', 'context', 'bypass', 'error'], redact: [] },
       deadlineMs: 5000,
     });
   });
@@ -35,6 +35,20 @@ describe('settings', () => {
       'inc.yaml': lines('version: 1', 'settings: { log: { file: inc.jsonl } }'),
     }));
     expect(policy.settings.log.file).toBeNull();
+  });
+
+  test('log.redact patterns add up across files, included ones first', () => {
+    const policy = compiled(build({
+      'p.yaml': lines('version: 1', 'include: [inc.yaml]', 'settings: { log: { redact: ["tk-\\\\w+"] } }'),
+      'inc.yaml': lines('version: 1', 'settings: { log: { redact: ["(?:pin=)(\\\\d+)"] } }'),
+    }));
+    expect(policy.settings.log.redact).toEqual(['tk-\\w+', '(?:pin=)(\\d+)']);
+  });
+
+  test('an invalid log.redact pattern is an invalid-regex at its position', () => {
+    const result = build({ 'p.yaml': lines('version: 1', 'settings:', '  log:', '    redact: ["ok", "(unclosed"]') });
+    expect(result.policy).toBeNull();
+    expect(result.diagnostics.map((d) => `${d.code} ${d.line}:${d.column}`)).toEqual(['invalid-regex 4:20']);
   });
 });
 

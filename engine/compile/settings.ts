@@ -60,7 +60,20 @@ function compileLog(ordered: readonly LoadedFile[]): CompiledLog {
         }
       : null,
     record: Array.isArray(record) ? record.map(String) : [...DEFAULT_RECORD],
+    // Patterns add up across files: an included pack can add some, no file can remove them.
+    redact: ordered.flatMap((f) => redactPatternsOf(f).map(([pattern]) => pattern)),
   };
+}
+
+/**
+ * A file's `settings.log.redact` patterns with their index in the list.
+ * @example redactPatternsOf(file) // [['token=\\S+', 0]]
+ */
+export function redactPatternsOf(file: LoadedFile): Array<[string, number]> {
+  const log = isObject(file.doc) && isObject(file.doc.settings) ? file.doc.settings.log : undefined;
+  const redact = isObject(log) ? log.redact : undefined;
+  if (!Array.isArray(redact)) return [];
+  return redact.flatMap((r, i): Array<[string, number]> => (typeof r === 'string' ? [[r, i]] : []));
 }
 
 function stringRecord(value: Record<string, unknown>): Record<string, string> {
