@@ -4,7 +4,8 @@
  */
 import type { CompiledPathFilter, CompiledRule, RegexSource } from '../types';
 import { getField, scalarText } from './fields';
-import { anyMatch } from './regex';
+import { isCaught, type PathView } from './path-views';
+import { anyMatch, policyRegexTest } from './regex';
 import type { EventScope } from './scope';
 
 /** The first condition that failed, as recorded in RuleTrace.failed. */
@@ -57,18 +58,16 @@ export function checkMatch(rule: CompiledRule, scope: EventScope): Failure | nul
 }
 
 /**
- * The touched paths the filter catches (at least one), or why none is caught.
- * @example checkPaths({ deny: [/^\.env$/] ... }, ['.env', 'a.ts']) // ['.env']
+ * The touched paths the filter catches (at least one), or why none is caught. Each path is
+ * judged by all its readings (path-views.ts).
+ * @example checkPaths(pathFilter({ deny: ['.env'] }), [view('.env'), view('a.ts')]) // ['.env']
  */
-export function checkPaths(filter: CompiledPathFilter, touched: readonly string[]): string[] | Failure {
+export function checkPaths(filter: CompiledPathFilter, touched: readonly PathView[]): string[] | Failure {
   if (touched.length === 0) return { condition: 'paths', detail: 'the tool touches no path' };
   const caught: string[] = [];
-  for (const path of touched) {
-    if (filter.except && anyMatch(filter.except, path)) continue;
-    if ((filter.deny && anyMatch(filter.deny, path)) || (filter.allow && !anyMatch(filter.allow, path))) caught.push(path);
-  }
+  for (const view of touched) if (isCaught(filter, view)) caught.push(view.path);
   if (caught.length > 0) return caught;
-  return { condition: 'paths', detail: `${described(filter, () => noneCaught(filter))} (touched: ${touched.join(', ')})` };
+  return { condition: 'paths', detail: `${described(filter, () => noneCaught(filter))} (touched: ${touched.map(showView).join(', ')})` };
 }
 
 /**
@@ -80,8 +79,13 @@ export function checkCommand(rule: CompiledRule, scope: EventScope): Failure | n
   if (!patterns) return null;
   const command = getField(scope.event, 'tool_input.command');
   if (typeof command !== 'string') return { condition: 'command', detail: 'the event has no command' };
-  if (anyMatch(patterns, command)) return null;
+  if (policyRegexTest(patterns, command)) return null;
   return { condition: 'command', detail: `the command matches none of ${showRegexes(patterns)}` };
+}
+
+function showView(view: PathView): string {
+  const real = view.resolved === null ? '' : ` -> ${view.resolved}`;
+  return view.path + real;
 }
 
 function noneCaught(filter: CompiledPathFilter): string {

@@ -4,7 +4,7 @@
  */
 import type { CompiledLet, Facts, FileFact } from '../types';
 import { cutText, getField, valueText } from './fields';
-import { toRegExp } from './regex';
+import { policyRegexExec } from './regex';
 import { renderStrict } from './template';
 
 /** A computed value, or why it could not be computed; `path` is the file it came from, if any. */
@@ -74,9 +74,9 @@ function shapeLetValue(l: CompiledLet, text: string, path: string | null): LetRe
   }
   if (l.extract !== null) {
     const flags = l.extract.flags.includes('m') ? l.extract.flags : `${l.extract.flags}m`;
-    const m = toRegExp({ source: l.extract.source, flags }).exec(value);
+    const m = policyRegexExec({ source: l.extract.source, flags }, value);
     if (!m) return { ok: false, detail: `/${l.extract.source}/ matches no line of ${origin}`, path };
-    value = m[1] ?? m[0];
+    value = m[1] ?? m[0] ?? '';
   }
   return { ok: true, value: cutText(value), path };
 }

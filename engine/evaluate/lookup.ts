@@ -2,7 +2,7 @@
  * Placeholder values for one rule: `let` values first, then the special names
  * (docs/language.md "Templates"), then any event field by dotted path.
  */
-import type { CompiledRule } from '../types';
+import type { CompiledRule, Outcome } from '../types';
 import { getField, valueText } from './fields';
 import type { EventScope } from './scope';
 
@@ -14,6 +14,12 @@ export interface RuleValues {
   caught: string[] | null;
   /** The `{{unmet}}` text, once `require` has run. */
   unmet: string | null;
+  /** For a shell command under `paths`: the paths it writes, which `{{path}}`/`{{paths}}` show. */
+  written?: string[];
+  /** Why the shell command's written paths cannot all be known. */
+  uncheckedReason?: string;
+  /** The command could not be checked: the rule's `unparsable` outcome and this message replace its own. */
+  unchecked?: { outcome: Outcome; message: string };
 }
 
 /**
@@ -28,8 +34,11 @@ export function lookupFor(scope: EventScope, rule: CompiledRule, values: RuleVal
       case 'event': return scope.eventName;
       case 'agent': return scope.agent ?? '';
       case 'tool': return scope.tool ?? undefined;
-      case 'path': return values.caught?.[0] ?? scope.touched[0];
-      case 'paths': return scope.touched.length > 0 ? scope.touched.join(', ') : undefined;
+      case 'path': return values.caught?.[0] ?? (values.written ?? scope.touched)[0];
+      case 'paths': {
+        const touched = values.written ?? scope.touched;
+        return touched.length > 0 ? touched.join(', ') : undefined;
+      }
       case 'command': {
         const command = getField(scope.event, 'tool_input.command');
         return typeof command === 'string' ? command : undefined;

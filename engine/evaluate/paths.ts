@@ -11,12 +11,18 @@ const DRIVE = /^[A-Za-z]:\//;
 /** A POSIX absolute path needs collapsing when it has empty, `.` or `..` segments or a trailing slash. */
 const NOT_CANONICAL = /\/(?:\.{0,2})(?:\/|$)/;
 
+/** A touched path as the tool call gives it, with the folder it is relative to. */
+export interface RawPath {
+  raw: string;
+  cwd: string;
+}
+
 /**
- * The normalized paths the event's tool touches, or [] for tools that touch none.
- * @example touchedPaths({ hook_event_name: 'PreToolUse', tool_name: 'Write', cwd: '/p',
- *                         tool_input: { file_path: 'src/a.ts' } }, '/p') // ['src/a.ts']
+ * The paths the event's tool touches, as given, or [] for tools that touch none.
+ * @example rawTouchedPaths({ hook_event_name: 'PreToolUse', tool_name: 'Read', cwd: '/p',
+ *                            tool_input: { file_path: 'a' } }, '/p') // [{ raw: 'a', cwd: '/p' }]
  */
-export function touchedPaths(event: HookEvent, projectRoot: string): string[] {
+export function rawTouchedPaths(event: HookEvent, projectRoot: string): RawPath[] {
   const tool = event.tool_name;
   if (typeof tool !== 'string') return [];
   const input = event.tool_input;
@@ -28,27 +34,44 @@ export function touchedPaths(event: HookEvent, projectRoot: string): string[] {
   else if (SEARCH_TOOLS.has(tool)) raw = typeof fields.path === 'string' && fields.path !== '' ? fields.path : cwd;
   else return [];
   if (typeof raw !== 'string' || raw === '') return [];
-  return [normalizePath(raw, cwd, projectRoot)];
+  return [{ raw, cwd }];
+}
+
+/**
+ * The normalized paths the event's tool touches, or [] for tools that touch none.
+ * @example touchedPaths({ hook_event_name: 'PreToolUse', tool_name: 'Write', cwd: '/p',
+ *                         tool_input: { file_path: 'src/a.ts' } }, '/p') // ['src/a.ts']
+ */
+export function touchedPaths(event: HookEvent, projectRoot: string): string[] {
+  return rawTouchedPaths(event, projectRoot).map((p) => normalizePath(p.raw, p.cwd, projectRoot));
 }
 
 /**
  * One path as the matcher sees it: project-relative (`.` for the root itself) when inside
- * the project, absolute POSIX (`/etc/hosts`, `D:/x`) otherwise.
+ * the project, absolute POSIX (`/etc/hosts`, `D:/x`) otherwise. With `backslash: 'literal'`
+ * a backslash is a character of the name (as on Linux and macOS), not a separator.
  * @example normalizePath('C:\\proj\\src\\a.ts', '/ignored', 'C:/proj') // 'src/a.ts'
  * @example normalizePath('../other/x', '/p/sub', '/p') // 'other/x'
  */
-export function normalizePath(raw: string, cwd: string, projectRoot: string): string {
-  const root = absolute(projectRoot, '/');
-  const full = absolute(raw, absolute(cwd, root));
+export function normalizePath(raw: string, cwd: string, projectRoot: string, options: { backslash?: 'separator' | 'literal' } = {}): string {
+  const root = absolutePath(projectRoot, '/');
+  const full = options.backslash === 'literal' ? absoluteAs(raw, absolutePath(cwd, root), false) : absolutePath(raw, absolutePath(cwd, root));
   if (full === root) return '.';
   // Drive letters were upper-cased by collapse, so a plain prefix test is enough.
   const prefix = root.endsWith('/') ? root : `${root}/`;
   return full.startsWith(prefix) ? full.slice(prefix.length) : full;
 }
 
-/** Resolves `raw` against an absolute base and collapses it to a canonical absolute path. */
-function absolute(raw: string, base: string): string {
-  const path = raw.includes('\\') ? raw.replace(/\\/g, '/') : raw;
+/**
+ * `raw` resolved against an absolute base and collapsed to a canonical absolute POSIX path.
+ * @example absolutePath('../b', '/p/a') // '/p/b'
+ */
+export function absolutePath(raw: string, base: string): string {
+  return absoluteAs(raw, base, true);
+}
+
+function absoluteAs(raw: string, base: string, separator: boolean): string {
+  const path = separator && raw.includes('\\') ? raw.replace(/\\/g, '/') : raw;
   const full = isAbsolute(path) ? path : `${base}/${path}`;
   return full.charCodeAt(0) === 47 && !NOT_CANONICAL.test(full) ? full : collapse(full);
 }

@@ -11,7 +11,9 @@ import { cutText, valueText } from './fields';
 import { computeExprLet, computeFileLet, storeLet } from './lets';
 import { lookupFor, type RuleValues } from './lookup';
 import { checkRequirements, describeUnmet } from './requirements';
-import { FactError, type EventScope } from './scope';
+import { FactError, SHELL_TOOLS, type EventScope } from './scope';
+import { UnsafeRegexError } from './regex';
+import { checkShellPaths, checkViews, shellTraceValues } from './shell-rule';
 import { renderStrict, renderTemplate } from './template';
 
 export interface RuleResult {
@@ -29,24 +31,24 @@ export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult 
   try {
     const failed = checkTools(rule, scope) ?? checkAgents(rule, scope) ?? checkMatch(rule, scope);
     if (failed) return notMatched(rule, failed);
-    let caught: string[] | null = null;
+    const values: RuleValues = { lets: null, caught: null, unmet: null };
     if (rule.paths) {
-      const paths = checkPaths(rule.paths, scope.touched);
-      if (!Array.isArray(paths)) return notMatched(rule, paths);
-      caught = paths;
+      const failure = rule.tools !== null && scope.tool !== null && SHELL_TOOLS.has(scope.tool)
+        ? checkShellPaths(rule, rule.paths, scope, values)
+        : checkViews(rule.paths, scope.touchedViews, values);
+      if (failure) return notMatched(rule, failure, undefined, values);
     }
     const noCommand = checkCommand(rule, scope);
-    if (noCommand) return notMatched(rule, noCommand);
-    const values: RuleValues = { lets: null, caught, unmet: null };
+    if (noCommand) return notMatched(rule, noCommand, undefined, values);
     if (rule.when !== null || hasExpressionLet(rule)) return evaluateAsync(rule, scope, values);
     const lookup = lookupFor(scope, rule, values);
     const absent = checkOnlyIfExists(rule, scope, lookup);
-    if (absent) return notMatched(rule, absent);
+    if (absent) return notMatched(rule, absent, undefined, values);
     if (rule.lets.length > 0) {
       const lets = (values.lets = new Map());
       for (const l of rule.lets) {
         const failure = storeLet(lets, l, computeFileLet(l, lookup, scope.facts));
-        if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets);
+        if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
       }
     }
     return checkRequiresAndFire(rule, scope, values, lookup);
@@ -60,19 +62,19 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
     if (rule.when !== null) {
       const result = await evaluateExpression(rule.when, scope.event, scope.bindings);
       if (!isTruthy(result)) {
-        return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` });
+        return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` }, undefined, values);
       }
     }
     const lookup = lookupFor(scope, rule, values);
     const absent = checkOnlyIfExists(rule, scope, lookup);
-    if (absent) return notMatched(rule, absent);
+    if (absent) return notMatched(rule, absent, undefined, values);
     const lets = (values.lets = new Map());
     for (const l of rule.lets) {
       const computed = l.kind === 'expr'
         ? computeExprLet(l, await evaluateExpression(l.target, scope.event, scope.bindings))
         : computeFileLet(l, lookup, scope.facts);
       const failure = storeLet(lets, l, computed);
-      if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets);
+      if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
     }
     return checkRequiresAndFire(rule, scope, values, lookup);
   } catch (err) {
@@ -95,7 +97,8 @@ function checkOnlyIfExists(rule: CompiledRule, scope: EventScope, lookup: Lookup
 
 function checkRequiresAndFire(rule: CompiledRule, scope: EventScope, values: RuleValues, lookup: Lookup): RuleResult {
   const trace: RuleTrace = { id: rule.id, source: rule.source, status: 'fired' };
-  if (values.lets && values.lets.size > 0) trace.values = Object.fromEntries(values.lets);
+  const shown = { ...(values.lets ? Object.fromEntries(values.lets) : {}), ...shellTraceValues(values) };
+  if (Object.keys(shown).length > 0) trace.values = shown;
   if (rule.requires.length > 0) {
     const result = checkRequirements(rule.requires, lookup, scope.facts);
     if (result.missing !== undefined) {
@@ -109,14 +112,17 @@ function checkRequiresAndFire(rule: CompiledRule, scope: EventScope, values: Rul
     }
     values.unmet = describeUnmet(result.checks);
   }
-  const hit: RuleHit = { id: rule.id, outcome: rule.outcome, message: cutText(renderTemplate(rule.message, lookup)), source: rule.source };
+  const override = values.unchecked;
+  const message = override ? override.message : renderTemplate(rule.message, lookup);
+  const hit: RuleHit = { id: rule.id, outcome: override ? override.outcome : rule.outcome, message: cutText(message), source: rule.source };
   if (values.caught) hit.paths = values.caught;
   return { trace, hit };
 }
 
-function notMatched(rule: CompiledRule, failed: Failure, lets?: Map<string, string>): RuleResult {
+function notMatched(rule: CompiledRule, failed: Failure, lets?: Map<string, string>, values?: RuleValues): RuleResult {
   const trace: RuleTrace = { id: rule.id, source: rule.source, status: 'not-matched', failed };
-  if (lets && lets.size > 0) trace.values = Object.fromEntries(lets);
+  const shown = { ...(lets ? Object.fromEntries(lets) : {}), ...(values ? shellTraceValues(values) : {}) };
+  if (Object.keys(shown).length > 0) trace.values = shown;
   return { trace, hit: null };
 }
 
@@ -124,6 +130,8 @@ function errored(rule: CompiledRule, err: unknown): RuleResult {
   let error: Diagnostic;
   if (err instanceof ExpressionError) {
     error = diagnostic('expression-error', `rule "${rule.id}": expression failed: ${err.message}`, rule.source);
+  } else if (err instanceof UnsafeRegexError) {
+    error = diagnostic('internal-error', `rule "${rule.id}": ${err.message}`, rule.source);
   } else if (err instanceof FactError) {
     error = diagnostic('fact-error', `rule "${rule.id}": ${err.message}`, rule.source);
   } else {

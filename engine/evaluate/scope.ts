@@ -3,7 +3,20 @@
  * event name, tool, agent, and (lazily) the touched paths and the guarded facts.
  */
 import type { EvaluationContext, Facts, FileFact, HookEvent } from '../types';
-import { touchedPaths } from './paths';
+import { getField } from './fields';
+import { pathView, type PathView } from './path-views';
+import { rawTouchedPaths, touchedPaths } from './paths';
+import { shellWrites } from './shell/writes';
+
+/** Tools whose input is a shell command; under `paths`, they touch the files the command writes. */
+export const SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'PowerShell']);
+
+/** What a shell command writes, judged like any touched path. */
+export interface ShellTouched {
+  views: PathView[];
+  /** Why the written paths cannot all be known; null when they can. */
+  unchecked: string | null;
+}
 
 /** A Facts call that threw; reported as a `fact-error` diagnostic on the rule. */
 export class FactError extends Error {
@@ -17,6 +30,8 @@ export class EventScope {
   readonly eventName: string;
   readonly tool: string | null;
   private touchedCache: string[] | null = null;
+  private viewsCache: PathView[] | null = null;
+  private shellCache: ShellTouched | null = null;
   private factsCache: Facts | null = null;
   private bindingsCache: Record<string, unknown> | null = null;
 
@@ -34,6 +49,26 @@ export class EventScope {
     return (this.touchedCache ??= touchedPaths(this.event, this.ctx.projectRoot));
   }
 
+  /** Every reading of each touched path (as written, resolved through symlinks...), for `paths` filters. */
+  get touchedViews(): PathView[] {
+    return (this.viewsCache ??= rawTouchedPaths(this.event, this.ctx.projectRoot).map((p) => this.view(p.raw, p.cwd)));
+  }
+
+  /** The files the event's shell command writes (computed on first use; parses only when needed). */
+  get shellTouched(): ShellTouched {
+    if (this.shellCache) return this.shellCache;
+    const root = this.ctx.projectRoot;
+    const cwd = typeof this.event.cwd === 'string' && this.event.cwd !== '' ? this.event.cwd : root;
+    const command = getField(this.event, 'tool_input.command');
+    if (this.tool === 'PowerShell') return (this.shellCache = { views: [], unchecked: 'PowerShell commands are not parsed' });
+    if (typeof command !== 'string') return (this.shellCache = { views: [], unchecked: null });
+    const facts = this.facts;
+    const home = this.ctx.env.HOME;
+    const writes = shellWrites(command, { cwd, projectRoot: root, ...(home ? { home } : {}), isFolder: (p) => facts.stat(p) === 'dir' });
+    const views = writes.paths.map((p) => this.view(p.absolute, cwd));
+    return (this.shellCache = { views, unchecked: writes.unchecked });
+  }
+
   /** The context's facts, with thrown errors turned into FactError. */
   get facts(): Facts {
     return (this.factsCache ??= guardFacts(this.ctx.facts));
@@ -43,6 +78,11 @@ export class EventScope {
   get project(): string {
     const root = this.ctx.projectRoot.replace(/[\\/]+$/, '');
     return root.slice(Math.max(root.lastIndexOf('/'), root.lastIndexOf('\\')) + 1);
+  }
+
+  private view(raw: string, cwd: string): PathView {
+    const facts = this.facts;
+    return pathView(raw, cwd, this.ctx.projectRoot, facts.realpath ? (p) => facts.realpath?.(p) ?? null : undefined);
   }
 
   /** Bindings for JSONata expressions: $agent, $tool, $paths, $env. */
@@ -56,6 +96,7 @@ function guardFacts(facts: Facts): Facts {
     findFiles: (glob: string): FileFact[] => guarded(() => facts.findFiles(glob), `cannot list files matching ${glob}`),
     stat: (path: string) => guarded(() => facts.stat(path), `cannot stat ${path}`),
     readText: (path: string, maxBytes: number) => guarded(() => facts.readText(path, maxBytes), `cannot read ${path}`),
+    ...(facts.realpath ? { realpath: (path: string) => guarded(() => facts.realpath?.(path) ?? null, `cannot resolve ${path}`) } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 /**
- * An in-memory Facts for tests: files given by project-relative path, folders implied.
+ * An in-memory Facts for tests: files given by project-relative path, folders implied,
+ * and an optional symlink table.
  */
+import { posix } from 'node:path';
 import picomatch from 'picomatch';
 import type { EvaluationContext, Facts, FileFact } from '../../engine/types';
 
@@ -21,7 +23,14 @@ export class MemoryFacts implements Facts {
   /** Every call, in order, for tests that assert what was (not) asked. */
   readonly calls: string[] = [];
 
-  constructor(files: Record<string, MemoryFile> = {}) {
+  private readonly symlinks: Map<string, string>;
+
+  /**
+   * @param symlinks link path -> target, both project-relative or absolute (a target is
+   *   written as the link resolves it, not relative to the link's folder)
+   */
+  constructor(files: Record<string, MemoryFile> = {}, symlinks: Record<string, string> = {}) {
+    this.symlinks = new Map(Object.entries(symlinks));
     for (const [path, file] of Object.entries(files)) {
       const content = file.content ?? '';
       const size = file.size ?? Buffer.byteLength(content, 'utf8');
@@ -47,6 +56,27 @@ export class MemoryFacts implements Facts {
     return clean === '' || clean === '.' || this.dirs.has(clean) ? 'dir' : null;
   }
 
+  /**
+   * Follows links on every prefix of the path, as the host does on the longest existing
+   * prefix; null on a link loop. Calls are recorded only when the table is not empty.
+   */
+  realpath(path: string): string | null {
+    if (this.symlinks.size === 0) return path;
+    this.calls.push(`realpath ${path}`);
+    let current = path;
+    for (let hops = 0; hops < 40; hops++) {
+      const segments = current.split('/');
+      let next: string | null = null;
+      for (let i = 1; i <= segments.length && next === null; i++) {
+        const target = this.symlinks.get(segments.slice(0, i).join('/'));
+        if (target !== undefined) next = posix.normalize([target, ...segments.slice(i)].join('/')).replace(/\/$/, '');
+      }
+      if (next === null) return current;
+      current = next;
+    }
+    return null;
+  }
+
   readText(path: string, maxBytes: number): string | null {
     this.calls.push(`readText ${path}`);
     const file = this.files.get(path);
@@ -57,13 +87,14 @@ export class MemoryFacts implements Facts {
 }
 
 /**
- * An EvaluationContext over in-memory files, project root '/proj'.
- * @example memoryContext({ '.env': { content: 'X=1' } }, { CI: '1' })
+ * An EvaluationContext over in-memory files (and symlinks), project root '/proj'.
+ * @example memoryContext({ '.env': { content: 'X=1' } }, { CI: '1' }, undefined, { 'src/link': '/etc' })
  */
 export function memoryContext(
   files: Record<string, MemoryFile> = {},
   env: Record<string, string | undefined> = {},
   now?: () => number,
+  symlinks: Record<string, string> = {},
 ): EvaluationContext & { facts: MemoryFacts } {
-  return { projectRoot: '/proj', env, facts: new MemoryFacts(files), ...(now ? { now } : {}) };
+  return { projectRoot: '/proj', env, facts: new MemoryFacts(files, symlinks), ...(now ? { now } : {}) };
 }

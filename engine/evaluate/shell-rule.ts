@@ -1,0 +1,62 @@
+/**
+ * The `paths` condition of a rule: for most tools, over the paths the tool call names; for
+ * a rule that lists Bash or PowerShell, over the files the command writes. A command whose
+ * writes cannot be known makes the rule fire with its `unparsable` outcome (default ask),
+ * unless a write that is known is already caught.
+ */
+import type { CompiledPathFilter, CompiledRule } from '../types';
+import { checkPaths, type Failure } from './conditions';
+import type { RuleValues } from './lookup';
+import type { PathView } from './path-views';
+import type { EventScope } from './scope';
+
+/**
+ * Checks the views against the filter, storing the caught paths; returns the failure, or null.
+ * @example checkViews(pathFilter({ deny: ['.env'] }), scope.touchedViews, values) // null, values.caught = ['.env']
+ */
+export function checkViews(filter: CompiledPathFilter, views: readonly PathView[], values: RuleValues): Failure | null {
+  const caught = checkPaths(filter, views);
+  if (!Array.isArray(caught)) return caught;
+  values.caught = caught;
+  return null;
+}
+
+/**
+ * The paths condition for a shell command: holds when a written path is caught, or when
+ * the command cannot be checked and the rule's `unparsable` is not `ignore` (then
+ * values.unchecked carries the outcome and message that replace the rule's own).
+ * @example checkShellPaths(rule, rule.paths, scope, values) // null for "echo x > .env" under deny [.env]
+ */
+export function checkShellPaths(rule: CompiledRule, filter: CompiledPathFilter, scope: EventScope, values: RuleValues): Failure | null {
+  const shell = scope.shellTouched;
+  values.written = shell.views.map((v) => v.path);
+  if (shell.unchecked !== null) values.uncheckedReason = shell.unchecked;
+  const caught = shell.views.length > 0 ? checkPaths(filter, shell.views) : null;
+  if (Array.isArray(caught)) {
+    values.caught = caught;
+    return null;
+  }
+  if (shell.unchecked === null) return caught ?? { condition: 'paths', detail: 'the command writes no file' };
+  const mode = rule.unparsable ?? 'ask';
+  if (mode === 'ignore') {
+    return { condition: 'paths', detail: `the command cannot be checked (${shell.unchecked}); the rule has unparsable: ignore` };
+  }
+  const tool = scope.tool ?? 'shell';
+  values.unchecked = {
+    outcome: mode,
+    message: `Cannot tell which files this ${tool} command writes (${shell.unchecked}), so rule "${rule.id}" cannot check it against its paths.`,
+  };
+  return null;
+}
+
+/**
+ * What the shell analysis found, for RuleTrace.values: `shell.writes` and, when some writes
+ * cannot be known, `shell.unchecked`.
+ * @example shellTraceValues({ written: ['f'], ... }) // { 'shell.writes': 'f' }
+ */
+export function shellTraceValues(values: RuleValues): Record<string, string> {
+  if (values.written === undefined) return {};
+  const shown: Record<string, string> = { 'shell.writes': values.written.join(', ') };
+  if (values.uncheckedReason !== undefined) shown['shell.unchecked'] = values.uncheckedReason;
+  return shown;
+}

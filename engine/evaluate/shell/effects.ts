@@ -1,0 +1,49 @@
+/**
+ * What one simple command does to files, as data: the paths it writes, the commands or
+ * scripts it runs, a change of working folder, or why its writes cannot be known.
+ */
+import type { Arg } from './words';
+
+export interface WriteTarget {
+  path: Arg;
+  /** Files copied, moved or linked into `path` when it is (or turns out to be) a folder. */
+  sources?: Arg[];
+  /** True when `path` must be a folder (`-t DIR`, several sources). */
+  folder?: boolean;
+}
+
+/** Where the command's standard input comes from: a static here-document, a pipe, or nothing known. */
+export type Stdin = { kind: 'none' } | { kind: 'pipe' } | { kind: 'text'; text: Arg };
+
+export interface CommandContext {
+  stdin: Stdin;
+  home?: string;
+}
+
+export interface CommandEffect {
+  writes?: WriteTarget[];
+  /** Why the command's writes cannot be known statically. */
+  unsure?: string;
+  /** A shell script the command runs (`bash -c`, `eval`); null when it is not static. */
+  script?: Arg;
+  /** The script runs in this shell (`eval`), so its `cd` outlasts it; otherwise in a child shell. */
+  scriptInShell?: boolean;
+  /** Other commands this one runs (`sudo`, `env`, `xargs`, `find -exec`), in `chdir` when given. */
+  runs?: Array<{ argv: Arg[]; chdir?: Arg }>;
+  /** `cd`: the new working folder, or null when it cannot be known. */
+  cd?: Arg;
+}
+
+/** One entry of the command table: the names it answers to and what it does with its arguments. */
+export interface CommandSpec {
+  names: readonly string[];
+  effect(args: readonly Arg[], ctx: CommandContext): CommandEffect;
+}
+
+/**
+ * Every operand is a written path.
+ * @example writesOperands(['a', 'b']) // { writes: [{ path: 'a' }, { path: 'b' }] }
+ */
+export function writesOperands(operands: readonly Arg[]): CommandEffect {
+  return { writes: operands.map((path) => ({ path })) };
+}

@@ -1,0 +1,119 @@
+/**
+ * The shell parser: mvdan-sh (a JavaScript build of mvdan/sh), loaded on first use only.
+ * Its operator codes are not exported, so they are read once from a probe script: a new
+ * parser version cannot silently shift them.
+ */
+
+/** A node of mvdan/sh's syntax tree, read through the accessors below. */
+export interface ShNode {
+  readonly [field: string]: unknown;
+}
+
+interface SyntaxModule {
+  NewParser(...options: unknown[]): { Parse(src: string, name: string): ShNode };
+  NodeType(node: ShNode): string;
+  Walk(node: ShNode, visit: (node: ShNode | null) => boolean): void;
+}
+
+/** Operators by name: redirections ('>', '>>', '<<', ...), binary ('&&', '|', ...), process substitution ('<(', '>('). */
+export type OperatorName = string;
+
+export interface ShellSyntax {
+  /** Parses a whole script; throws ShellSyntaxError. */
+  parse(script: string): ShNode;
+  nodeType(node: ShNode): string;
+  walk(node: ShNode, visit: (node: ShNode) => boolean): void;
+  /** The name of an operator code ('>', '&&', ...), or '' when unknown. */
+  operator(code: unknown): OperatorName;
+}
+
+/** The script is not valid shell. */
+export class ShellSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ShellSyntaxError';
+  }
+}
+
+const PROBE = ': >a >>a >|a &>a &>>a <>a >&a <a <&a <<<a\n: <<E\nE\n: <<-E\nE\na && b\na || b\na | b\na |& b\n: <(a) >(b)\n';
+const PROBE_REDIRECTS = ['>', '>>', '>|', '&>', '&>>', '<>', '>&', '<', '<&', '<<<'];
+const PROBE_BINARY = ['&&', '||', '|', '|&'];
+
+let loaded: ShellSyntax | null = null;
+
+/**
+ * The parser, loaded (about 100 ms) on the first call.
+ * @example loadShellSyntax().nodeType(loadShellSyntax().parse('echo x > f')) // 'File'
+ */
+export function loadShellSyntax(): ShellSyntax {
+  if (loaded) return loaded;
+  // Required here, not at the top: the hot path never pays for the parser unless a
+  // shell command reaches a rule that needs its written paths.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const syntax = (require('mvdan-sh') as { syntax: SyntaxModule }).syntax;
+  const parse = (script: string): ShNode => {
+    try {
+      return syntax.NewParser().Parse(script, '');
+    } catch (err) {
+      throw new ShellSyntaxError(errorText(err));
+    }
+  };
+  const operators = new Map<unknown, string>();
+  const probe = parse(PROBE);
+  const stmts = list(probe, 'Stmts');
+  list(stmts[0], 'Redirs').forEach((r, i) => operators.set(r.Op, PROBE_REDIRECTS[i]));
+  operators.set(list(stmts[1], 'Redirs')[0].Op, '<<');
+  operators.set(list(stmts[2], 'Redirs')[0].Op, '<<-');
+  PROBE_BINARY.forEach((name, i) => operators.set(child(stmts[3 + i], 'Cmd')?.Op, name));
+  const substs = list(child(stmts[7], 'Cmd'), 'Args').slice(1);
+  substs.forEach((w, i) => operators.set(list(w, 'Parts')[0].Op, i === 0 ? '<(' : '>('));
+  loaded = {
+    parse,
+    nodeType: (node) => syntax.NodeType(node),
+    walk: (node, visit) => syntax.Walk(node, (n) => (n ? visit(n) : true)),
+    operator: (code) => operators.get(code) ?? '',
+  };
+  return loaded;
+}
+
+/**
+ * True once the parser has been loaded in this process (for tests of laziness).
+ * @example isShellSyntaxLoaded() // false until a command needed parsing
+ */
+export function isShellSyntaxLoaded(): boolean {
+  return loaded !== null;
+}
+
+/**
+ * A list field of a node ([] when absent).
+ * @example list(file, 'Stmts').length // 2
+ */
+export function list(node: ShNode | null | undefined, field: string): ShNode[] {
+  const value = node ? node[field] : undefined;
+  return Array.isArray(value) ? (value as ShNode[]) : [];
+}
+
+/**
+ * A node field, or null.
+ * @example child(stmt, 'Cmd')
+ */
+export function child(node: ShNode | null | undefined, field: string): ShNode | null {
+  const value = node ? node[field] : undefined;
+  return value !== null && typeof value === 'object' ? (value as ShNode) : null;
+}
+
+/**
+ * A string field ('' when absent).
+ * @example text(lit, 'Value') // 'echo'
+ */
+export function text(node: ShNode | null | undefined, field: string): string {
+  const value = node ? node[field] : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
+function errorText(err: unknown): string {
+  if (err !== null && typeof err === 'object' && typeof (err as { Error?: unknown }).Error === 'function') {
+    return String((err as { Error: () => unknown }).Error());
+  }
+  return err instanceof Error ? err.message : String(err);
+}

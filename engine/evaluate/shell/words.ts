@@ -1,0 +1,126 @@
+/**
+ * Shell words as static text: what the shell would pass to a command, when that can be
+ * known without running anything. A word with an expansion the shell resolves at run time
+ * (`$VAR`, `$(...)`, globs, brace expansion, `~user`) has no static text.
+ */
+import { child, list, text, type ShellSyntax, type ShNode } from './parser';
+
+/** One argument: its text, or null when only the running shell could know it. */
+export type Arg = string | null;
+
+/** What a word needs besides the tree: `~` is the home folder when one is known. */
+export interface WordOptions {
+  home?: string;
+}
+
+/**
+ * The word's text after quote removal, or null when it has a run-time expansion.
+ * A word that is only a process substitution is the file descriptor path bash passes.
+ * @example wordText(sh, parse('echo "a b"').Stmts[0].Cmd.Args[1], {}) // 'a b'
+ */
+export function wordText(sh: ShellSyntax, word: ShNode | null, options: WordOptions): Arg {
+  const parts = list(word, 'Parts');
+  if (parts.length === 1 && sh.nodeType(parts[0]) === 'ProcSubst') return '/dev/fd/63';
+  let out = '';
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    switch (sh.nodeType(part)) {
+      case 'Lit': {
+        const lit = unquotedLit(text(part, 'Value'), i === 0 ? options.home : undefined, i === 0);
+        if (lit === null) return null;
+        out += lit;
+        break;
+      }
+      case 'SglQuoted': {
+        const value = text(part, 'Value');
+        // $'...' decodes escapes; with none it is plain text.
+        if (part.Dollar === true && value.includes('\\')) return null;
+        out += value;
+        break;
+      }
+      case 'DblQuoted': {
+        for (const inner of list(part, 'Parts')) {
+          if (sh.nodeType(inner) !== 'Lit') return null;
+          out += text(inner, 'Value').replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
+        }
+        break;
+      }
+      default:
+        return null;
+    }
+  }
+  return out;
+}
+
+/**
+ * The nested scripts of a node: `$(...)`, backticks and `<(...)`/`>(...)`, each a list of
+ * statements run in a subshell. Does not look inside the nested scripts themselves.
+ * @example nestedScripts(sh, word) // [[stmt]] for "$(rm x)"
+ */
+export function nestedScripts(sh: ShellSyntax, node: ShNode | null): ShNode[][] {
+  if (!node) return [];
+  const found: ShNode[][] = [];
+  sh.walk(node, (n) => {
+    const type = sh.nodeType(n);
+    if (type === 'CmdSubst' || type === 'ProcSubst') {
+      found.push(list(n, 'Stmts'));
+      return false;
+    }
+    return true;
+  });
+  return found;
+}
+
+/**
+ * The static text of a here-document or here-string redirect, or null when it expands.
+ * @example heredocText(sh, redirect) // 'rm -rf x\n'
+ */
+export function heredocText(sh: ShellSyntax, redirect: ShNode, options: WordOptions): Arg {
+  const body = child(redirect, 'Hdoc');
+  if (body) {
+    let out = '';
+    for (const part of list(body, 'Parts')) {
+      if (sh.nodeType(part) !== 'Lit') return null;
+      out += text(part, 'Value');
+    }
+    return out;
+  }
+  return wordText(sh, child(redirect, 'Word'), options);
+}
+
+/** Unescapes an unquoted literal; null when it globs, brace-expands or names another user's home. */
+function unquotedLit(raw: string, home: string | undefined, first: boolean): Arg {
+  if (hasExpansion(raw)) return null;
+  let value = raw;
+  if (first && value.startsWith('~')) {
+    const slash = value.indexOf('/');
+    const user = slash < 0 ? value.slice(1) : value.slice(1, slash);
+    if (user !== '' || home === undefined || home === '') return null;
+    value = home + (slash < 0 ? '' : value.slice(slash));
+  }
+  return value.replace(/\\(\n|[\s\S])/g, (_m, c: string) => (c === '\n' ? '' : c));
+}
+
+/** Unescaped `*`, `?`, `[...]`, or `{a,b}` / `{1..3}`. */
+function hasExpansion(raw: string): boolean {
+  let braceOpen = -1;
+  let braceList = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '*' || c === '?') return true;
+    if (c === '[' && raw.indexOf(']', i + 2) > 0) return true;
+    if (c === '{') {
+      braceOpen = i;
+      braceList = false;
+    } else if (braceOpen >= 0 && (c === ',' || (c === '.' && raw[i + 1] === '.'))) {
+      braceList = true;
+    } else if (c === '}' && braceOpen >= 0 && braceList) {
+      return true;
+    }
+  }
+  return false;
+}
