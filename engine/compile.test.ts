@@ -175,3 +175,16 @@ describe('compile diagnostics', () => {
     expect(compilePolicy(loaded.files)).toMatchObject({ policy: null, diagnostics: [{ code: 'unknown-event' }] });
   });
 });
+
+describe('unparsable', () => {
+  test.each([
+    ['a rule without paths has none', '    deny: x', undefined],
+    ['a deny rule asks by default', '    deny: x', 'ask'],
+    ['a warn rule ignores by default', '    warn: x', 'ignore'],
+    ['as written', '    unparsable: deny\n    deny: x', 'deny'],
+  ])('%s', (name, outcomeLines, expected) => {
+    const paths = expected === undefined ? [] : ['    paths: { deny: ["src/**"] }'];
+    const { policy } = buildRules('  - id: r', '    on: PreToolUse', '    tools: Bash', ...paths, ...outcomeLines.split('\n'));
+    expect(policy!.rules[0].unparsable).toBe(expected);
+  });
+});

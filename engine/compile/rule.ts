@@ -3,7 +3,7 @@
  */
 import { EVENT_NAMES } from '../protocol';
 import { OUTCOMES } from '../types';
-import type { CompiledRule, RegexSource } from '../types';
+import type { CompiledRule, Outcome, RegexSource, UnparsableOutcome } from '../types';
 import { toPointer } from '../load/source-map';
 import { didYouMean } from '../validate/suggest';
 import type { AgentDirectory } from './agents';
@@ -54,7 +54,14 @@ export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, i
     log: raw.log !== false,
   };
   if (typeof raw.description === 'string') rule.description = raw.description;
+  if (rule.paths) rule.unparsable = unparsableOutcome(raw.unparsable, outcome);
   return rule;
+}
+
+/** A rule that can refuse asks when a command cannot be checked; one that only informs stays out of the way. */
+function unparsableOutcome(written: unknown, outcome: Outcome): UnparsableOutcome {
+  if (written === 'deny' || written === 'ask' || written === 'allow' || written === 'ignore') return written;
+  return outcome === 'deny' || outcome === 'ask' || outcome === 'block' ? 'ask' : 'ignore';
 }
 
 function compileEvents(ctx: CompileContext, on: unknown, pointer: (i: number) => string): string[] {
