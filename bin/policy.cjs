@@ -1,14 +1,37 @@
 #!/usr/bin/env node
 'use strict';
 // `policy hook` runs on every Claude Code hook event: it loads only dist/hook.cjs
-// (no commander, yaml or ajv). Everything else, `policy hook --help` included, goes
-// through the commander CLI.
+// (no commander, yaml or ajv), through a V8 code cache so that the bundle is not parsed
+// and compiled again at every event. Everything else, `policy hook --help` included,
+// goes through the commander CLI.
+//
+// The code cache (Node 20 has no module.enableCompileCache): while the hook runs,
+// Module.prototype._compile is wrapped so that the bundle (and dist/compile.cjs on a
+// policy cache miss), and any dependency it requires lazily from node_modules (jsonata, re2js, the shell parser), is compiled by
+// vm.Script with `cachedData` read from <cache dir>/v8-<id>.cache, one file per module,
+// whose first line is the key (size and mtime of the file, Node version, arch). A
+// missing, stale or rejected cache costs only time: the module compiles from source and
+// its cache is rewritten (atomically) after the answer is written.
+// HOOKPOLICY_CODE_CACHE=off turns it off; HOOKPOLICY_DEBUG_CODE_CACHE=1 reports
+// hit/miss/rejected per module on stderr.
+
+const fs = require('fs');
+const path = require('path');
 
 const args = process.argv.slice(2);
 if (args[0] === 'hook' && !args.includes('--help') && !args.includes('-h')) {
+  runHook(path.join(__dirname, '..', 'dist', 'hook.cjs'));
+} else {
+  require('../dist/cli.cjs').main(process.argv).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+function runHook(bundle) {
   let hook;
+  const cache = process.env.HOOKPOLICY_CODE_CACHE === 'off' ? null : installCodeCache(bundle, process.env);
   try {
-    hook = require('../dist/hook.cjs');
+    hook = require(bundle);
   } catch (e) {
     // The runner itself is missing (package not built): say so, visibly, without a trace.
     const message = `hookpolicy: error internal-error: cannot load the hook runner (${e && e.message}) (failing open: the event was not checked)`;
@@ -18,11 +41,123 @@ if (args[0] === 'hook' && !args.includes('--help') && !args.includes('-h')) {
   }
   hook.main(process.argv.slice(3)).then((result) => {
     process.exitCode = result.exitCode;
+    // The answer is written; only now pay for storing new code caches.
+    if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1');
     // After a deadline, evaluation may still hold the event loop open: stop now.
     if (result.timedOut) process.exit();
   });
-} else {
-  require('../dist/cli.cjs').main(process.argv).then((code) => {
-    process.exitCode = code;
-  });
+}
+
+/**
+ * Wraps Module.prototype._compile for the files beside the bundle and under node_modules;
+ * returns { finish(debug) }, which stores the caches that missed and restores nothing
+ * (the process is about to end).
+ */
+function installCodeCache(bundle, env) {
+  const vm = require('vm');
+  const Module = require('module');
+  const dirs = cacheDirs(env);
+  const compiled = [];
+  const original = Module.prototype._compile;
+  const dist = path.dirname(bundle);
+  Module.prototype._compile = function compileWithCache(content, filename) {
+    if (path.dirname(filename) !== dist && !filename.includes(`${path.sep}node_modules${path.sep}`)) return original.call(this, content, filename);
+    let script;
+    const entry = { file: filename, name: `v8-${shortHash(filename)}.cache`, key: null, status: 'miss', script: null };
+    try {
+      const stat = fs.statSync(filename);
+      entry.key = `${stat.size}:${stat.mtimeMs}:${process.version}:${process.arch}`;
+      const cachedData = readCodeCache(dirs, entry.name, entry.key);
+      script = new vm.Script(Module.wrap(content), { filename, cachedData: cachedData || undefined });
+      entry.status = !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+      entry.script = script;
+    } catch {
+      return original.call(this, content, filename);
+    }
+    compiled.push(entry);
+    const module = this;
+    const require = (id) => module.require(id);
+    require.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
+    require.cache = Module._cache;
+    require.main = process.mainModule;
+    return script.runInThisContext().call(module.exports, module.exports, require, module, filename, path.dirname(filename));
+  };
+  return {
+    finish(debug) {
+      for (const entry of compiled) {
+        if (entry.status !== 'hit') storeCodeCache(dirs, entry);
+        if (debug) process.stderr.write(`hookpolicy: code cache ${entry.status} ${path.basename(entry.file)} (${entry.stored || path.join(dirs[0], entry.name)})\n`);
+      }
+    },
+  };
+}
+
+/** The cached data for `key` from the first folder that has it, or null. */
+function readCodeCache(dirs, name, key) {
+  for (const dir of dirs) {
+    let buffer;
+    try {
+      buffer = fs.readFileSync(path.join(dir, name));
+    } catch {
+      continue;
+    }
+    const newline = buffer.indexOf(10);
+    if (newline > 0 && buffer.toString('utf8', 0, newline) === key) return buffer.subarray(newline + 1);
+  }
+  return null;
+}
+
+/** Writes key + cached data to a temporary file and renames it into the first writable folder. */
+function storeCodeCache(dirs, entry) {
+  let data;
+  try {
+    data = entry.script.createCachedData();
+  } catch {
+    return;
+  }
+  const content = Buffer.concat([Buffer.from(`${entry.key}\n`, 'utf8'), data]);
+  for (const dir of dirs) {
+    const file = path.join(dir, entry.name);
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(tmp, content, { mode: 0o600 });
+      fs.renameSync(tmp, file);
+      entry.stored = file;
+      return;
+    } catch {
+      try {
+        fs.rmSync(tmp, { force: true });
+      } catch {
+        // Nothing to clean up.
+      }
+    }
+  }
+}
+
+/**
+ * The same folders as the compiled-policy cache (engine/host/cache-store.ts
+ * cacheDirectories), found the same way: from the environment, loading `os` only where
+ * it must (Windows, no $HOME).
+ */
+function cacheDirs(env) {
+  const windows = process.platform === 'win32';
+  const home = !windows && env.HOME ? env.HOME : require('os').homedir();
+  const primary = env.HOOKPOLICY_CACHE_DIR
+    || (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, 'hookpolicy') : path.join(home, '.cache', 'hookpolicy'));
+  let tmp = windows ? require('os').tmpdir() : env.TMPDIR || env.TMP || env.TEMP || '/tmp';
+  if (!windows && tmp.length > 1 && tmp.endsWith('/')) tmp = tmp.slice(0, -1);
+  const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
+  const fallback = path.join(tmp, `hookpolicy-${user}`);
+  return primary === fallback ? [primary] : [primary, fallback];
+}
+
+/** A short, stable name for one installed bundle (FNV-1a, no crypto needed). */
+function shortHash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
 }

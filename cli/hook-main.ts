@@ -5,6 +5,13 @@
 import * as fs from 'fs';
 import { runHook } from './hook';
 
+// The engine's hot path, for in-process use (scripts/bench.mjs, embedding): already in
+// this bundle, so exporting them costs nothing at start-up.
+export { runHook } from './hook';
+export { evaluate } from '../engine/evaluate';
+export { renderResponse } from '../engine/render';
+export { createFileFacts } from '../engine/host/file-facts';
+
 export interface HookMainResult {
   exitCode: 0 | 2;
   /** The deadline passed: bin ends the process at once instead of waiting for stray work. */

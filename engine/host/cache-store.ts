@@ -4,9 +4,8 @@
  * sees the old file or the new one, never half of one.
  */
 import * as fs from 'fs';
-import * as os from 'os';
+import type * as os from 'os';
 import * as path from 'path';
-import { sha256Hex } from './sources';
 
 /**
  * Cache folders in order of preference: $HOOKPOLICY_CACHE_DIR, else
@@ -16,8 +15,8 @@ import { sha256Hex } from './sources';
  */
 export function cacheDirectories(
   env: Readonly<Record<string, string | undefined>>,
-  home: string = os.homedir(),
-  tmp: string = os.tmpdir(),
+  home: string = homeDirectory(env),
+  tmp: string = tempDirectory(env),
 ): string[] {
   const primary = env.HOOKPOLICY_CACHE_DIR
     || (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, 'hookpolicy') : path.join(home, '.cache', 'hookpolicy'));
@@ -27,11 +26,46 @@ export function cacheDirectories(
 }
 
 /**
- * The artefact's file name: a hash of the engine version and the root files.
+ * The home folder as os.homedir() finds it; on POSIX from $HOME without loading the `os`
+ * module (the runner's start-up counts every module).
+ */
+function homeDirectory(env: Readonly<Record<string, string | undefined>>): string {
+  return process.platform !== 'win32' && env.HOME ? env.HOME : loadOs().homedir();
+}
+
+/** The temp folder as os.tmpdir() finds it on POSIX ($TMPDIR, $TMP, $TEMP, /tmp). */
+function tempDirectory(env: Readonly<Record<string, string | undefined>>): string {
+  if (process.platform === 'win32') return loadOs().tmpdir();
+  const dir = env.TMPDIR || env.TMP || env.TEMP || '/tmp';
+  return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
+}
+
+function loadOs(): typeof os {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('os') as typeof os;
+}
+
+/**
+ * The artefact's file name: a hash of the engine version and the root files. Not a
+ * cryptographic hash (the runner does not load `crypto` for it); the artefact records
+ * its roots, so a collision costs a rebuild, never a wrong policy.
  * @example cacheFileName(['/p/.claude/policies.yaml'], '0.1.0+dev') // '5d1f...e2.json'
  */
 export function cacheFileName(roots: readonly string[], engineVersion: string): string {
-  return `${sha256Hex([engineVersion, ...roots].join('\0')).slice(0, 40)}.json`;
+  const text = [engineVersion, ...roots].join('\0');
+  let name = '';
+  for (const seed of [0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x68e31da4, 0x3c6ef372]) name += fnv1a(text, seed);
+  return `${name}.json`;
+}
+
+/** 32-bit FNV-1a of the UTF-16 code units, from a given basis, as 8 hex digits. */
+function fnv1a(text: string, basis: number): string {
+  let h = basis >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
 }
 
 /** The text of every cache file named `name` in `dirs`, in order of preference. */

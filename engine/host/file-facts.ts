@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import picomatch from 'picomatch';
+import type picomatchType from 'picomatch';
 import type { Facts, FileFact } from '../types';
 
 export interface FileFactsOptions {
@@ -29,6 +29,7 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
   return {
     findFiles(glob: string): FileFact[] {
       const pattern = glob.replace(/\\/g, '/');
+      const picomatch = loadPicomatch();
       const scan = picomatch.scan(pattern);
       const base = abs(scan.base === '' ? '.' : scan.base);
       if (!scan.isGlob) {
@@ -113,4 +114,13 @@ function readHead(file: string, maxBytes: number): string | null {
   } finally {
     if (fd !== null) fs.closeSync(fd);
   }
+}
+
+let picomatchModule: typeof picomatchType | undefined;
+
+/** picomatch is loaded on the first glob a rule reaches (~1 ms the other events save). */
+function loadPicomatch(): typeof picomatchType {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  picomatchModule ??= require('picomatch') as typeof picomatchType;
+  return picomatchModule;
 }

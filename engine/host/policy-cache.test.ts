@@ -114,3 +114,29 @@ describe('cacheDirectories', () => {
     expect(dirs[1]).toMatch(/^\/tmp\/hookpolicy-/);
   });
 });
+
+describe('a policy that does not build', () => {
+  const broken = 'version: 1\nrules:\n  - { id: x, on: Stop }\n';
+
+  it('is remembered until a file it read changes, with the same diagnostics', () => {
+    fs.writeFileSync(path.join(dir, 'extra.yaml'), broken);
+    const first = load();
+    expect([first.policy, first.fromCache, builds]).toEqual([null, false, 1]);
+    const second = load();
+    expect([second.policy, second.fromCache, builds]).toEqual([null, true, 1]);
+    expect(second.diagnostics).toEqual(first.diagnostics);
+    fs.writeFileSync(path.join(dir, 'extra.yaml'), extra('fixed'));
+    const fixed = load();
+    expect([ruleIds(fixed), fixed.fromCache, builds]).toEqual([['fixed'], false, 2]);
+    expect(fs.readdirSync(cacheDir).filter((f) => f.endsWith('.failed.json'))).toEqual([]);
+  });
+
+  it('is not remembered when a file is missing: creating it must take effect', () => {
+    fs.rmSync(path.join(dir, 'extra.yaml'));
+    expect(load().diagnostics.map((d) => d.code)).toContain('include-not-found');
+    expect(load().fromCache).toBe(false);
+    expect(builds).toBe(2);
+    fs.writeFileSync(path.join(dir, 'extra.yaml'), extra('back'));
+    expect(ruleIds(load())).toEqual(['back']);
+  });
+});

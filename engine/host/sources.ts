@@ -1,18 +1,32 @@
 /**
  * Content hashes of the files a policy was built from. A compiled artefact is valid only
  * while every one of them still has the hash it had when it was read.
+ *
+ * Checking is made cheap by a stat fingerprint (inode, size, mtime, ctime) recorded
+ * beside the hash: while it is unchanged the file is not read at all, and the runner
+ * never loads `crypto` (~3 ms). A fingerprint is recorded only for a file whose last
+ * change is older than RACY_MS, so a write in the same clock tick as the read (same
+ * size, same coarse timestamps) can never hide behind it; any other change moves ctime,
+ * which no user tool can set back.
  */
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 
 export interface SourceHash {
   file: string;
   sha256: string;
+  /** Stat fingerprint taken when the content was known to have this hash. */
+  stat?: string;
 }
+
+/** A file changed this recently may change again within the same timestamp tick. */
+export const RACY_MS = 2000;
 
 /** @example sha256Hex(Buffer.from('a')) // 'ca978112...' */
 export function sha256Hex(data: Buffer | string): string {
-  return createHash('sha256').update(data).digest('hex');
+  // Required here, not at the top: only a cache miss or a changed fingerprint hashes.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const crypto = require('crypto') as typeof import('crypto');
+  return crypto.createHash('sha256').update(data).digest('hex');
 }
 
 /** The current hash of a file, or null when it cannot be read. */
@@ -25,9 +39,80 @@ export function hashFile(file: string): string | null {
 }
 
 /**
+ * The stat fingerprint of a file, or null when it cannot be stat'ed or changed less
+ * than RACY_MS before `nowMs` (too recent to trust).
+ * @example statFingerprint('/p/a.yaml', Date.now()) // '1234:87:1700000000000000000:1700000000000000000'
+ */
+export function statFingerprint(file: string, nowMs: number): string | null {
+  const s = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!s) return null;
+  const changedMs = Number((s.ctimeNs > s.mtimeNs ? s.ctimeNs : s.mtimeNs) / 1_000_000n);
+  if (nowMs - changedMs < RACY_MS) return null;
+  return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+export interface SourceCheck {
+  /** Every source still has its recorded content. */
+  fresh: boolean;
+  /**
+   * When fresh and some fingerprint was missing or outdated but can now be trusted: the
+   * sources with fingerprints brought up to date (worth writing back); else null.
+   */
+  refreshed: SourceHash[] | null;
+}
+
+/**
+ * Whether every source still has its recorded hash: by fingerprint when it matches, by
+ * reading and hashing the file otherwise.
+ * @example checkSources([{ file: '/p/a.yaml', sha256: 'ab..' }]).fresh // false after an edit
+ */
+export function checkSources(
+  sources: readonly SourceHash[],
+  hash: (file: string) => string | null = hashFile,
+  nowMs: number = Date.now(),
+): SourceCheck {
+  let refreshed = false;
+  const updated: SourceHash[] = [];
+  for (const source of sources) {
+    const fingerprint = safeFingerprint(source.file, nowMs);
+    if (source.stat !== undefined && fingerprint === source.stat) {
+      updated.push(source);
+      continue;
+    }
+    if (hash(source.file) !== source.sha256) return { fresh: false, refreshed: null };
+    if (fingerprint !== null) refreshed = true;
+    updated.push(fingerprint !== null ? { ...source, stat: fingerprint } : withoutStat(source));
+  }
+  return { fresh: true, refreshed: refreshed ? updated : null };
+}
+
+/**
  * True when every source still has its recorded hash.
  * @example sourcesUnchanged([{ file: '/p/a.yaml', sha256: 'ab..' }]) // false after an edit
  */
 export function sourcesUnchanged(sources: readonly SourceHash[], hash: (file: string) => string | null = hashFile): boolean {
-  return sources.every((s) => hash(s.file) === s.sha256);
+  return checkSources(sources, hash).fresh;
+}
+
+/**
+ * The sources of a fresh build with fingerprints added where the file still has the
+ * hash that was compiled (stat first, then hash: a change in between moves the stat).
+ */
+export function fingerprintSources(sources: readonly SourceHash[], hash: (file: string) => string | null = hashFile, nowMs: number = Date.now()): SourceHash[] {
+  return sources.map((source) => {
+    const fingerprint = safeFingerprint(source.file, nowMs);
+    return fingerprint !== null && hash(source.file) === source.sha256 ? { ...source, stat: fingerprint } : withoutStat(source);
+  });
+}
+
+function safeFingerprint(file: string, nowMs: number): string | null {
+  try {
+    return statFingerprint(file, nowMs);
+  } catch {
+    return null;
+  }
+}
+
+function withoutStat(source: SourceHash): SourceHash {
+  return { file: source.file, sha256: source.sha256 };
 }

@@ -2,7 +2,7 @@
  * Fire-and-forget webhook delivery: the record goes to a detached child process
  * (dist/webhook-sender.cjs) over its stdin; the runner never waits for the POST.
  */
-import { spawn as spawnChild } from 'child_process';
+import type { spawn as spawnChild } from 'child_process';
 import * as path from 'path';
 import { diagnostic } from '../diagnostics';
 import type { CompiledLog, Diagnostic } from '../types';
@@ -27,7 +27,11 @@ export interface SendWebhookOptions {
 export function sendWebhook(webhook: WebhookEnvelope['webhook'], record: unknown, options: SendWebhookOptions = {}): Diagnostic | null {
   const sender = options.senderPath ?? path.join(__dirname, 'webhook-sender.cjs');
   try {
-    const child = (options.spawn ?? spawnChild)(process.execPath, [sender], {
+    // child_process (and the net and stream modules it pulls in) costs ~3 ms to load:
+    // only a runner that has a record to send pays for it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const spawn = options.spawn ?? (require('child_process') as { spawn: typeof spawnChild }).spawn;
+    const child = spawn(process.execPath, [sender], {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
       windowsHide: true,

@@ -30,6 +30,11 @@ beforeAll(() => {
   }
 }, 120_000);
 
+/** The cache folder's files but the V8 code caches (v8-*.cache) that bin/policy.cjs keeps beside the artefacts. */
+function policyCacheFiles(): string[] {
+  return fs.readdirSync(cacheDir).filter((f) => !/^v8-[0-9a-f]+\.cache$/.test(f));
+}
+
 beforeEach(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-hook-')));
   cacheDir = path.join(tmp, 'cache');
@@ -163,7 +168,7 @@ describe('the compiled-policy cache', () => {
     const stop = { hook_event_name: 'Stop', cwd: root };
     const env = { CLAUDE_PROJECT_DIR: root };
     expect(JSON.parse((await hook(stop, { env })).stdout).reason).toBe('first rule');
-    const [cacheFile] = fs.readdirSync(cacheDir);
+    const [cacheFile] = policyCacheFiles();
     const written = fs.statSync(path.join(cacheDir, cacheFile)).mtimeMs;
     await new Promise((r) => setTimeout(r, 20));
     expect(JSON.parse((await hook(stop, { env })).stdout).reason).toBe('first rule');
@@ -171,14 +176,14 @@ describe('the compiled-policy cache', () => {
 
     fs.writeFileSync(path.join(root, '.claude/team/stop.yaml'), included('second', 'second rule'));
     expect(JSON.parse((await hook(stop, { env })).stdout).reason).toBe('second rule');
-    expect(fs.readdirSync(cacheDir)).toEqual([cacheFile]);
+    expect(policyCacheFiles()).toEqual([cacheFile]);
   });
 
   it('concurrent runners on a cold cache all answer the same, leaving one whole artefact', async () => {
     const root = project('p', { '.claude/policies.yaml': ENV_POLICY });
     const runs = await Promise.all(Array.from({ length: 6 }, () => hook(writeEvent(root, '.env'), { env: { CLAUDE_PROJECT_DIR: root } })));
     expect(runs.map((r) => [r.stdout, r.stderr, r.code])).toEqual(runs.map(() => [DENY_ENV, '', 0]));
-    const files = fs.readdirSync(cacheDir);
+    const files = policyCacheFiles();
     expect(files).toHaveLength(1);
     expect(JSON.parse(fs.readFileSync(path.join(cacheDir, files[0]), 'utf8')).policy.rules.map((r: { id: string }) => r.id)).toEqual(['no-env-writes']);
   });
@@ -187,7 +192,7 @@ describe('the compiled-policy cache', () => {
     const root = project('p', { '.claude/policies.yaml': ENV_POLICY });
     const env = { CLAUDE_PROJECT_DIR: root };
     await hook(writeEvent(root, '.env'), { env });
-    const [cacheFile] = fs.readdirSync(cacheDir);
+    const [cacheFile] = policyCacheFiles();
     fs.writeFileSync(path.join(cacheDir, cacheFile), '{ half a fi');
     const run = await hook(writeEvent(root, '.env'), { env });
     expect(run.stdout).toBe(DENY_ENV);

@@ -1,0 +1,52 @@
+// The timed conditions of the command-mode section, and what each event kind must answer.
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Every timed condition: the floor, each project x event x CA setting, and the levers turned off. */
+export function conditions(repo, projects, env, ca, tmp) {
+  const node = process.execPath;
+  const bin = join(repo, 'bin', 'policy.cjs');
+  const withCa = { NODE_EXTRA_CA_CERTS: ca };
+  const kindLabel = { none: 'matches nothing', deny: 'denies', require: 'requires files', context: 'injects context' };
+  const list = [
+    { id: 'floor', label: "floor: node -e ''", command: `${node} -e ''`, env, stdin: JSON.stringify(projects[0].events.none) },
+    { id: 'floor+ca', label: "floor, NODE_EXTRA_CA_CERTS set", command: `${node} -e ''`, env: { ...env, ...withCa }, stdin: JSON.stringify(projects[0].events.none) },
+  ];
+  for (const p of projects) {
+    const penv = { ...env, CLAUDE_PROJECT_DIR: p.dir };
+    for (const [kind, event] of Object.entries(p.events)) {
+      const stdin = JSON.stringify(event);
+      list.push({ id: `${p.key}/${kind}`, label: `${p.name}, ${kindLabel[kind]}`, command: p.command, env: penv, stdin, kind });
+      list.push({ id: `${p.key}/${kind}+ca`, label: `${p.name}, ${kindLabel[kind]}, CA set`, command: p.command, env: { ...penv, ...withCa }, stdin, kind });
+    }
+  }
+  const packs = projects[0];
+  const penv = { ...env, CLAUDE_PROJECT_DIR: packs.dir };
+  const stdin = JSON.stringify(packs.events.none);
+  let fresh = 0;
+  const freshCache = (keepCodeCache) => () => {
+    const dir = join(tmp, `fresh-${fresh++}`);
+    mkdirSync(dir, { recursive: true });
+    if (keepCodeCache) {
+      for (const f of readdirSync(env.HOOKPOLICY_CACHE_DIR).filter((n) => n.startsWith('v8-'))) copyFileSync(join(env.HOOKPOLICY_CACHE_DIR, f), join(dir, f));
+    }
+    return { HOOKPOLICY_CACHE_DIR: dir };
+  };
+  list.push(
+    { id: 'lever/no-code-cache', label: 'lever off: no V8 code cache (packs, no match)', command: packs.command, env: { ...penv, HOOKPOLICY_CODE_CACHE: 'off' }, stdin, kind: 'none' },
+    { id: 'lever/no-policy-cache', label: 'lever off: policy compiled every event (packs)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(true) },
+    { id: 'lever/cold', label: 'lever off: no caches at all (first event ever)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(false) },
+    { id: 'lever/ca-no-env-u', label: 'lever off: CA set, node started without env -u', command: `${node} ${bin} hook`, env: { ...penv, ...withCa }, stdin, kind: 'none' },
+  );
+  return list;
+}
+
+/** What each event kind must answer; a runner that answers otherwise would be measuring something else. */
+export function answerProblem(kind, run) {
+  if (run.code !== 0) return `exit ${run.code}: ${run.stderr.trim()}`;
+  if (kind === 'none' && run.stdout !== '') return `expected no output, got ${run.stdout.trim()}`;
+  if (kind === 'deny' && !/"permissionDecision":"deny"/.test(run.stdout)) return `expected a deny, got ${run.stdout.trim() || '(nothing)'}`;
+  if (kind === 'require' && run.stdout !== '') return `expected no output (L1/L2 present), got ${run.stdout.trim()}`;
+  if (kind === 'context' && !/additionalContext/.test(run.stdout)) return `expected additionalContext, got ${run.stdout.trim() || '(nothing)'}`;
+  return null;
+}

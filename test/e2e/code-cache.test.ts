@@ -1,0 +1,125 @@
+/**
+ * bin/policy.cjs's V8 code cache, and the command `policy init` installs: run as Claude
+ * Code runs them, in temp projects with their own cache folder.
+ */
+import { execFileSync, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const repo = path.join(__dirname, '..', '..');
+const bin = path.join(repo, 'bin', 'policy.cjs');
+
+let tmp: string;
+let root: string;
+let cacheDir: string;
+
+beforeAll(() => {
+  const bundles = ['hook.cjs', 'compile.cjs', 'cli.cjs'];
+  if (!bundles.every((b) => fs.existsSync(path.join(repo, 'dist', b)))) {
+    execFileSync(process.execPath, [path.join(repo, 'scripts', 'build.mjs')], { stdio: 'inherit', env: { ...process.env, HOOKPOLICY_SKIP_TYPECHECK: '1' } });
+  }
+}, 120_000);
+
+beforeEach(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-code-cache-')));
+  root = path.join(tmp, 'p');
+  cacheDir = path.join(tmp, 'cache');
+  fs.mkdirSync(path.join(root, '.claude'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), POLICY);
+});
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const POLICY = `version: 1
+rules:
+  - id: no-env-writes
+    on: PreToolUse
+    tools: Write
+    paths: { deny: [".env"] }
+    deny: "{{path}} holds secrets."
+`;
+const DENY = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":".env holds secrets."}}\n';
+const event = () => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: root, tool_name: 'Write', tool_input: { file_path: `${root}/.env`, content: '' } });
+
+function env(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const inherited = Object.entries(process.env).filter(([k]) => !['POLICY_CONFIG', 'HOOKPOLICY_CODE_CACHE', 'NODE_EXTRA_CA_CERTS'].includes(k));
+  const out: Record<string, string> = {};
+  for (const [k, v] of [...inherited, ...Object.entries({ CLAUDE_PROJECT_DIR: root, HOOKPOLICY_CACHE_DIR: cacheDir, ...extra })]) {
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+function run(extra: Record<string, string | undefined> = {}) {
+  const r = spawnSync(process.execPath, [bin, 'hook'], { input: event(), env: env({ HOOKPOLICY_DEBUG_CODE_CACHE: '1', ...extra }), encoding: 'utf8' });
+  const statusOf = (name: string) => new RegExp(`code cache (\\w+) ${name.replace('.', '\\.')} `).exec(r.stderr)?.[1] ?? null;
+  return { stdout: r.stdout, code: r.status, bundle: statusOf('hook.cjs'), stderr: r.stderr };
+}
+
+const codeCacheFiles = () => fs.readdirSync(cacheDir).filter((f) => /^v8-[0-9a-f]{8}\.cache$/.test(f));
+
+describe('the V8 code cache', () => {
+  it('is written by the first run and used by the second, with the same answer', () => {
+    const first = run();
+    expect([first.stdout, first.code, first.bundle]).toEqual([DENY, 0, 'miss']);
+    expect(codeCacheFiles().length).toBeGreaterThanOrEqual(1);
+    const second = run();
+    expect([second.stdout, second.code, second.bundle]).toEqual([DENY, 0, 'hit']);
+  });
+
+  it('a corrupt cache still gives the right answer, and is rewritten', () => {
+    run();
+    for (const f of codeCacheFiles()) {
+      const file = path.join(cacheDir, f);
+      const text = fs.readFileSync(file);
+      const newline = text.indexOf(10);
+      // Same key, garbage data: V8 must reject it.
+      fs.writeFileSync(file, Buffer.concat([text.subarray(0, newline + 1), Buffer.alloc(4096, 0x5a)]));
+    }
+    const corrupt = run();
+    expect([corrupt.stdout, corrupt.code, corrupt.bundle]).toEqual([DENY, 0, 'rejected']);
+    expect(run().bundle).toBe('hit');
+  });
+
+  it('a cache keyed for another build of the bundle is not used', () => {
+    run();
+    for (const f of codeCacheFiles()) {
+      const file = path.join(cacheDir, f);
+      const text = fs.readFileSync(file);
+      fs.writeFileSync(file, Buffer.concat([Buffer.from('1:2:v0:x\n'), text.subarray(text.indexOf(10) + 1)]));
+    }
+    const stale = run();
+    expect([stale.stdout, stale.bundle]).toEqual([DENY, 'miss']);
+    expect(run().bundle).toBe('hit');
+  });
+
+  it('HOOKPOLICY_CODE_CACHE=off loads the bundle plainly and writes no code cache', () => {
+    const plain = run({ HOOKPOLICY_CODE_CACHE: 'off' });
+    expect([plain.stdout, plain.code, plain.bundle]).toEqual([DENY, 0, null]);
+    expect(fs.existsSync(cacheDir) ? codeCacheFiles() : []).toEqual([]);
+  });
+});
+
+describe('the command policy init installs', () => {
+  const hasEnv = process.platform !== 'win32' && fs.existsSync('/usr/bin/env');
+
+  (hasEnv ? it : it.skip)('starts node through /usr/bin/env -u NODE_EXTRA_CA_CERTS', () => {
+    const r = spawnSync(process.execPath, [bin, 'init', '--project-dir', root], { env: env({ HOME: tmp }), encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude', 'settings.json'), 'utf8'));
+    const handler = settings.hooks.PreToolUse[0].hooks[0];
+    expect(handler).toEqual({
+      type: 'command',
+      command: '/usr/bin/env',
+      args: ['-u', 'NODE_EXTRA_CA_CERTS', process.execPath, fs.realpathSync(bin), 'hook'],
+      timeout: expect.any(Number),
+    });
+    // Run exactly that, with NODE_EXTRA_CA_CERTS naming a file that does not exist: node
+    // would warn about it on stderr if the variable reached it.
+    const missing = path.join(tmp, 'no-such-bundle.pem');
+    const direct = spawnSync(process.execPath, [bin, 'hook'], { input: event(), env: env({ NODE_EXTRA_CA_CERTS: missing }), encoding: 'utf8' });
+    expect(direct.stderr).toContain('Ignoring extra certs from');
+    const installed = spawnSync(handler.command, handler.args, { input: event(), env: env({ NODE_EXTRA_CA_CERTS: missing }), encoding: 'utf8' });
+    expect([installed.stdout, installed.stderr, installed.status]).toEqual([DENY, '', 0]);
+  });
+});

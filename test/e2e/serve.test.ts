@@ -1,0 +1,149 @@
+/**
+ * `policy serve` as Claude Code's http hooks reach it: the built CLI on an ephemeral
+ * loopback port, events POSTed as JSON, exact answers checked.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
+
+const repo = path.join(__dirname, '..', '..');
+const bin = path.join(repo, 'bin', 'policy.cjs');
+
+let tmp: string;
+let root: string;
+let server: ChildProcess | null = null;
+let url: URL;
+
+beforeAll(() => {
+  if (!fs.existsSync(path.join(repo, 'dist', 'cli.cjs'))) {
+    execFileSync(process.execPath, [path.join(repo, 'scripts', 'build.mjs')], { stdio: 'inherit', env: { ...process.env, HOOKPOLICY_SKIP_TYPECHECK: '1' } });
+  }
+}, 120_000);
+
+const policy = (message: string) => `version: 1
+rules:
+  - id: no-env-writes
+    on: PreToolUse
+    tools: Write
+    paths: { deny: [".env"] }
+    deny: "${message}"
+  - id: tell-subagents
+    on: SubagentStart
+    context: "Read docs/rules.md first."
+  - id: notes-first
+    on: TeammateIdle
+    block: "Write your notes first."
+`;
+
+beforeEach(async () => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-serve-')));
+  root = path.join(tmp, 'p');
+  fs.mkdirSync(path.join(root, '.claude'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), policy('{{path}} holds secrets.'));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !['CLAUDE_PROJECT_DIR', 'POLICY_CONFIG'].includes(k)) env[k] = v;
+  server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--project-dir', root, '--quiet'], {
+    env: { ...env, HOOKPOLICY_CACHE_DIR: path.join(tmp, 'cache') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  url = await new Promise<URL>((resolve, reject) => {
+    let out = '';
+    server!.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) resolve(new URL(m[1]));
+    });
+    server!.on('exit', (code) => reject(new Error(`policy serve exited with ${code}`)));
+  });
+});
+
+afterEach(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  server = null;
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function post(body: unknown): Promise<{ status: number; body: string }> {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: '/policy-hook', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let data = '';
+      res.on('data', (d) => { data += d; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+const write = (file: string) => ({ hook_event_name: 'PreToolUse', session_id: 's', cwd: root, tool_name: 'Write', tool_input: { file_path: `${root}/${file}`, content: '' } });
+
+it('answers deny, context and nothing with the exact JSON the command runner prints', async () => {
+  expect(await post(write('.env'))).toEqual({
+    status: 200,
+    body: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":".env holds secrets."}}',
+  });
+  expect(await post({ hook_event_name: 'SubagentStart', cwd: root, agent_id: 'a1', agent_type: 'ba' })).toEqual({
+    status: 200,
+    body: '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"Read docs/rules.md first."}}',
+  });
+  expect(await post(write('src/a.ts'))).toEqual({ status: 200, body: '' });
+});
+
+it('says visibly that an exit-2 block cannot be given over http', async () => {
+  const answer = await post({ hook_event_name: 'TeammateIdle', cwd: root, teammate_name: 'murdock', team_name: 't' });
+  expect(answer.status).toBe(200);
+  const message = JSON.parse(answer.body).systemMessage as string;
+  expect(message).toMatch(/^hookpolicy: TeammateIdle can only be blocked with exit code 2, which an http hook cannot give, so this block was NOT applied/);
+  expect(message).toContain('Write your notes first.');
+});
+
+it('serves the edited policy on the very next request', async () => {
+  await post(write('.env'));
+  fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), policy('never write {{path}}'));
+  const answer = await post(write('.env'));
+  expect(JSON.parse(answer.body).hookSpecificOutput.permissionDecisionReason).toBe('never write .env');
+});
+
+it('answers a malformed body per on_error (open: a notice, no decision)', async () => {
+  const answer = await post('not json');
+  expect(answer.status).toBe(200);
+  expect(JSON.parse(answer.body).systemMessage).toContain('event-malformed');
+});
+
+it('refuses other methods and stops cleanly on SIGTERM', async () => {
+  const get = await new Promise<number>((resolve, reject) => {
+    http.request({ host: url.hostname, port: url.port, path: '/policy-hook', method: 'PUT' }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject).end();
+  });
+  expect(get).toBe(405);
+  const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)));
+  server!.kill('SIGTERM');
+  expect(await exited).toBe(0);
+});
+
+describe('policy init --mode http', () => {
+  it('writes http entries for the daemon where http can answer, command entries elsewhere', () => {
+    const settingsFile = path.join(root, '.claude', 'settings.json');
+    const init = (args: string[]) => execFileSync(process.execPath, [bin, 'init', '--project-dir', root, ...args], { env: { ...process.env, HOME: tmp }, encoding: 'utf8' });
+    const out = init(['--mode', 'http', '--port', '9123']);
+    expect(out).toContain('TeammateIdle stays a command hook: it blocks only with exit code 2');
+    expect(out).toContain('policy serve --port 9123');
+    const hooks = JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks;
+    expect(hooks.PreToolUse).toEqual([{ matcher: 'Write', hooks: [{ type: 'http', url: 'http://127.0.0.1:9123/policy-hook', timeout: expect.any(Number) }] }]);
+    expect(hooks.SubagentStart[0].hooks[0]).toMatchObject({ type: 'http', url: 'http://127.0.0.1:9123/policy-hook' });
+    expect(hooks.TeammateIdle[0].hooks[0]).toMatchObject({ type: 'command' });
+    // Running init again, in either mode, replaces its own entries instead of adding to them.
+    init(['--mode', 'http', '--port', '9123']);
+    expect(JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks).toEqual(hooks);
+    init([]);
+    const back = JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks;
+    expect(back.PreToolUse).toHaveLength(1);
+    expect(back.PreToolUse[0].hooks.map((h: { type: string }) => h.type)).toEqual(['command']);
+  });
+});
