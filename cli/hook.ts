@@ -7,7 +7,7 @@
 import { diagnostic, formatDiagnostic } from '../engine/diagnostics';
 import { evaluate } from '../engine/evaluate';
 import { renderFailure, renderResponse } from '../engine/render';
-import type { CompiledPolicy, Decision, Diagnostic, HookEvent, HookResponse } from '../engine/types';
+import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent, HookResponse } from '../engine/types';
 import { recordDecision } from '../engine/host/decision-log';
 import { discoverPolicyFiles } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
@@ -29,6 +29,13 @@ export interface HookInput {
   cacheDirs?: string[];
   /** The evaluate stage; replaceable in tests (say, one that never answers). */
   evaluator?: typeof evaluate;
+  /**
+   * An already compiled policy: skips discovery and the cache (`policy test` compiles a
+   * suite's policy once; `policy serve` keeps it in memory). --config is then ignored.
+   */
+  policy?: CompiledPolicy;
+  /** What the evaluator may ask of the world; defaults to the file system under the project root. */
+  facts?: Facts;
 }
 
 export interface HookResult {
@@ -59,6 +66,7 @@ export async function runHook(input: HookInput): Promise<HookResult> {
 async function runParsed(input: HookInput, args: HookArgs): Promise<HookResult> {
   const event = parseEvent(input.stdin);
   const projectRoot = resolveProjectRoot(input.env, event, input.cwd);
+  if (input.policy) return runWithPolicy(input, args, event, projectRoot, input.policy);
   const roots = discoverPolicyFiles({ configs: args.configs, env: input.env, projectRoot });
   const fallbackOnError = (): OnError => args.onError ?? (roots.length > 0 ? lastArtefact(roots, input.env)?.policy.settings.onError : undefined) ?? 'open';
 
@@ -79,17 +87,28 @@ async function runParsed(input: HookInput, args: HookArgs): Promise<HookResult> 
   const loaded = loadPolicy({ roots, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs });
   if (!loaded.policy) {
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-    const onError = args.onError ?? loaded.lastOnError ?? 'open';
+    const onError = args.onError ?? loaded.declaredOnError ?? loaded.lastOnError ?? 'open';
     return failed(event.hook_event_name, errors.length > 0 ? errors : loaded.diagnostics, onError, loaded.warnings);
   }
   return decide(input, event, projectRoot, loaded.policy, args.onError ?? loaded.policy.settings.onError, loaded.warnings);
+}
+
+/** runParsed for an injected policy: no discovery, no cache; its on_error applies. */
+async function runWithPolicy(input: HookInput, args: HookArgs, event: HookEvent | null, projectRoot: string, policy: CompiledPolicy): Promise<HookResult> {
+  const onError = args.onError ?? policy.settings.onError;
+  if (args.problems.length > 0) {
+    const problems = args.problems.map((p) => diagnostic('internal-error', `policy hook: ${p}`));
+    return failed(event?.hook_event_name ?? null, problems, onError, []);
+  }
+  if (!event) return failed(null, [diagnostic('event-malformed', 'stdin is not a JSON object with a string hook_event_name')], onError, []);
+  return decide(input, event, projectRoot, policy, onError, []);
 }
 
 async function decide(
   input: HookInput, event: HookEvent, projectRoot: string, policy: CompiledPolicy, onError: OnError, warnings: Diagnostic[],
 ): Promise<HookResult> {
   const now = input.now ?? Date.now;
-  const facts = createFileFacts(projectRoot);
+  const facts = input.facts ?? createFileFacts(projectRoot);
   const evaluation = (input.evaluator ?? evaluate)(policy, event, { projectRoot, env: input.env, facts, now });
   const decision = await withDeadline(evaluation, policy.settings.deadlineMs);
   if (decision === 'timeout') {
@@ -131,9 +150,15 @@ function withWarnings(response: HookResponse, warnings: Diagnostic[]): HookRespo
   return { ...response, stderr: stderr + lines };
 }
 
-/** Resolves with the value, or 'timeout' when `ms` pass first (ms <= 0: no deadline). */
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
+/**
+ * Resolves with the value, or 'timeout' when `ms` pass first (ms <= 0: no deadline).
+ * Most evaluations touch no expression and settle at once: those never arm a timer.
+ */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
   if (!(ms > 0)) return work;
+  const pending = Symbol('pending');
+  const early = await Promise.race([work, Promise.resolve(pending)]);
+  if (early !== pending) return early as T;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), ms);

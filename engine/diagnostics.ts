@@ -51,6 +51,7 @@ export const DIAGNOSTIC_CODES = {
   'expression-error': { severity: 'error', title: 'A JSONata expression failed while evaluating an event' },
   'fact-error': { severity: 'error', title: 'A file the policy reads could not be read' },
   'deadline-exceeded': { severity: 'error', title: 'Evaluating the event took longer than deadline_ms' },
+  'regex-unsafe': { severity: 'error', title: 'A policy regular expression can backtrack catastrophically; at run time, one that ran past its watchdog' },
   'outcome-unsupported': { severity: 'warning', title: 'A rule fired with an outcome its event cannot produce' },
   'cache-error': { severity: 'warning', title: 'The compiled-policy cache could not be read or written' },
   'log-error': { severity: 'warning', title: 'The decision log could not be written' },

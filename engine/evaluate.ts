@@ -20,7 +20,7 @@ import { EventScope } from './evaluate/scope';
 export async function evaluate(policy: CompiledPolicy, event: HookEvent, ctx: EvaluationContext): Promise<Decision> {
   const input: HookEvent = event !== null && typeof event === 'object' ? event : { hook_event_name: '' };
   const agent = resolveAgent(policy.agents, input);
-  const scope = new EventScope(input, agent, ctx);
+  const scope = new EventScope(input, agent, ctx, ctx.now ? policy.settings.deadlineMs : 0);
   const decision: Decision = {
     event: scope.eventName,
     agent,

@@ -170,6 +170,11 @@ export interface CompiledAgents {
 export interface RegexSource {
   source: string;
   flags: string;
+  /**
+   * Set by the compiler on policy-written expressions: true when the pattern may backtrack
+   * catastrophically, so it only runs under a watchdog. Absent = classify when first used.
+   */
+  guard?: boolean;
 }
 
 export interface CompiledLet {

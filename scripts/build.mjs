@@ -63,8 +63,9 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   define: { HOOKPOLICY_BUILD_ID: JSON.stringify(buildId()) },
-  // jsonata loads from node_modules only when an expression is reached.
-  external: ['jsonata'],
+  // jsonata (expressions) and mvdan-sh (the shell parser) load from node_modules
+  // only when a rule needs them; bundled, the shell parser alone would multiply what every event reads.
+  external: ['jsonata', 'mvdan-sh'],
   plugins: [compileBesideTheBundle],
 };
 
@@ -75,13 +76,34 @@ const bundles = {
   'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
 };
 
+/**
+ * `import * as fs from 'fs'` bundles to `__toESM(require("fs"))`, which copies every
+ * export of the module into a new object with getters, at every import site (about 1 ms
+ * of the runner's start-up). Node's built-in modules need no such wrapper: the source
+ * only reads their named exports, never `.default`.
+ */
+function plainBuiltins(text) {
+  return text.replace(/__toESM\(require\("((?:node:)?(?:fs|path|os|crypto|child_process|http|https|net|url|vm|module|events|util|zlib|stream))"\)\)/g, 'require("$1")');
+}
+
+/** The hot path must not carry the slow path's libraries (docs/performance.md). */
+const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh'];
+const HOOK_MAX_BYTES = 300 * 1024;
+
+function checkHookBundle(text) {
+  const found = HOOK_FORBIDDEN.filter((name) => text.includes(`node_modules/${name}/`));
+  if (found.length > 0) throw new Error(`build: dist/hook.cjs bundles ${found.join(', ')}; the runner must load them lazily (external) or not at all`);
+  if (text.length > HOOK_MAX_BYTES) console.warn(`build: dist/hook.cjs is ${Math.round(text.length / 1024)} KiB (> ${HOOK_MAX_BYTES / 1024} KiB): every hook event reads it; check what was bundled`);
+}
+
 // Bundle everything in memory first, then put each file in place by rename, so a runner
 // started during a build sees a whole old bundle or a whole new one.
 const results = await Promise.all(Object.entries(bundles).map(([out, entry]) =>
   build({ ...common, entryPoints: [join(root, entry)], outfile: join(dist, out), write: false })));
 mkdirSync(dist, { recursive: true });
+checkHookBundle(results[0].outputFiles[0].text);
 for (const file of results.flatMap((r) => r.outputFiles)) {
   const tmp = `${file.path}.${process.pid}.tmp`;
-  writeFileSync(tmp, file.contents);
+  writeFileSync(tmp, plainBuiltins(file.text));
   renameSync(tmp, file.path);
 }

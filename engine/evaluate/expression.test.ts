@@ -1,5 +1,6 @@
 import { compiledPolicy, compiledRule } from '../../test/support/compiled';
 import { memoryContext } from '../../test/support/memory-facts';
+import { evaluate } from '../evaluate';
 import { ExpressionError, evaluateExpression, isTruthy } from './expression';
 
 describe('isTruthy', () => {
@@ -20,6 +21,34 @@ describe('evaluateExpression', () => {
 
   test.each(['$error("no")', 'a = ', '$undefinedFunction()'])('%s rejects with an ExpressionError', async (text) => {
     await expect(evaluateExpression(text, {}, {})).rejects.toBeInstanceOf(ExpressionError);
+  });
+
+  test('a runaway recursion stops at the depth guard', async () => {
+    const error = (await evaluateExpression('($f := function($x) { $f($x + 1) + 1 }; $f(1))', {}, {}, 0).catch((e: unknown) => e)) as ExpressionError;
+    expect(error).toBeInstanceOf(ExpressionError);
+    expect(error.timedOut).toBe(false);
+  });
+
+  test('a tail recursion that never ends (no depth grows) stops at the time budget', async () => {
+    const error = (await evaluateExpression('($f := function($x) { $f($x + 1) }; $f(1))', {}, {}, 30).catch((e: unknown) => e)) as ExpressionError;
+    expect(error).toBeInstanceOf(ExpressionError);
+    expect(error.timedOut).toBe(true);
+  });
+
+  test('an expression past its time budget is a timeout', async () => {
+    const error = (await evaluateExpression('$reduce([1..2000000], function($a, $b) { $a + $b })', {}, {}, 20).catch((e: unknown) => e)) as ExpressionError;
+    expect(error).toBeInstanceOf(ExpressionError);
+    expect(error.timedOut).toBe(true);
+  });
+});
+
+describe('deadline_ms through evaluate', () => {
+  test('an expression that outlives the deadline is a deadline-exceeded error on its rule', async () => {
+    const rule = compiledRule({ id: 'slow', events: ['Stop'], outcome: 'block', when: '$reduce([1..2000000], function($a, $b) { $a + $b }) > 0' });
+    const policy = compiledPolicy([rule], { deadlineMs: 20 });
+    const decision = await evaluate(policy, { hook_event_name: 'Stop' }, memoryContext({}, {}, () => 0));
+    expect(decision.trace[0].status).toBe('error');
+    expect(decision.errors.map((e) => e.code)).toEqual(['deadline-exceeded']);
   });
 });
 

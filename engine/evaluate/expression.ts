@@ -9,41 +9,52 @@ type Expression = ReturnType<typeof jsonataModule>;
 let jsonata: typeof jsonataModule | null = null;
 const cache = new Map<string, Expression>();
 
+/** Deepest nesting an evaluation may reach; a runaway recursion stops here instead of never returning. */
+const MAX_DEPTH = 500;
+/** JSONata's error codes for its two guardrails. */
+const TIMEOUT_CODE = 'D1012';
+
 /** A JSONata expression that failed to compile or to evaluate. */
 export class ExpressionError extends Error {
   constructor(
     readonly expression: string,
     message: string,
+    /** True when the expression ran past its time budget. */
+    readonly timedOut = false,
   ) {
     super(message);
     this.name = 'ExpressionError';
   }
 }
 
-function compile(text: string): Expression {
-  let expr = cache.get(text);
+function compile(text: string, timeoutMs: number): Expression {
+  const key = `${timeoutMs}\0${text}`;
+  let expr = cache.get(key);
   if (expr) return expr;
   if (!jsonata) jsonata = require('jsonata') as typeof jsonataModule;
   try {
-    expr = jsonata(text);
+    // JSONata runs on promise microtasks, so no outside timer can stop it: its own guardrails must.
+    expr = jsonata(text, { timeout: timeoutMs, stack: MAX_DEPTH });
   } catch (err) {
     throw new ExpressionError(text, errorText(err));
   }
-  cache.set(text, expr);
+  cache.set(key, expr);
   return expr;
 }
 
 /**
- * The value of `text` over `input`, with `bindings` available as `$name`.
- * Rejects with an ExpressionError when the expression does not compile or throws.
- * @example await evaluateExpression('tool_name = "Bash" and $agent = "ba"', event, { agent: 'ba' }) // true
+ * The value of `text` over `input`, with `bindings` available as `$name`, stopped after
+ * `timeoutMs` (0 = no limit) or past a nesting depth of 500.
+ * Rejects with an ExpressionError when the expression does not compile, throws or runs too long.
+ * @example await evaluateExpression('tool_name = "Bash" and $agent = "ba"', event, { agent: 'ba' }, 5000) // true
  */
-export async function evaluateExpression(text: string, input: unknown, bindings: Record<string, unknown>): Promise<unknown> {
-  const expr = compile(text);
+export async function evaluateExpression(text: string, input: unknown, bindings: Record<string, unknown>, timeoutMs = 0): Promise<unknown> {
+  const expr = compile(text, timeoutMs);
   try {
     return await expr.evaluate(input, bindings);
   } catch (err) {
-    throw new ExpressionError(text, errorText(err));
+    const timedOut = !!err && typeof err === 'object' && (err as { code?: unknown }).code === TIMEOUT_CODE;
+    throw new ExpressionError(text, errorText(err), timedOut);
   }
 }
 

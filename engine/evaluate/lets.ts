@@ -74,7 +74,7 @@ function shapeLetValue(l: CompiledLet, text: string, path: string | null): LetRe
   }
   if (l.extract !== null) {
     const flags = l.extract.flags.includes('m') ? l.extract.flags : `${l.extract.flags}m`;
-    const m = policyRegexExec({ source: l.extract.source, flags }, value);
+    const m = policyRegexExec({ ...l.extract, flags }, value);
     if (!m) return { ok: false, detail: `/${l.extract.source}/ matches no line of ${origin}`, path };
     value = m[1] ?? m[0] ?? '';
   }

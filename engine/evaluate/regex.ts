@@ -1,25 +1,31 @@
 /**
  * Compiled policies keep regular expressions as `{ source, flags }`; this turns them into
  * matchers once and reuses them for every event. Policy-written expressions (`command`,
- * `let.extract`) never backtrack without bound: a pattern regex-safety.ts flags, or any
- * pattern on a long text, runs on re2js (linear time, loaded on first need).
+ * `let.extract`) never backtrack without bound: a pattern that may backtrack
+ * catastrophically (flagged by regex-safety.ts at compile time), or any pattern on a long
+ * text, runs under a watchdog that stops it after WATCHDOG_MS.
  */
+import type { Context, Script } from 'vm';
 import type { RegexSource } from '../types';
 import { isSuperLinear, superLinearReason } from './regex-safety';
 
 const byObject = new WeakMap<RegexSource, RegExp>();
 const byText = new Map<string, RegExp>();
+const classified = new Map<string, boolean>();
 
 /**
- * Texts longer than this are matched on the linear engine even by unflagged patterns: a
+ * Texts longer than this are matched under the watchdog even by unflagged patterns: a
  * quadratic pattern (`a.*b`) stays under ~30 ms up to here.
  */
 export const NATIVE_TEXT_LIMIT = 4096;
 
-/** A policy expression that may backtrack catastrophically and has no linear-time equivalent. */
+/** How long one guarded match may run before it is stopped. */
+export const WATCHDOG_MS = 100;
+
+/** A policy expression that ran past the watchdog: it backtracked catastrophically on this text. */
 export class UnsafeRegexError extends Error {
   constructor(readonly source: string, readonly reason: string) {
-    super(`/${source}/ cannot run safely: ${reason}, and the linear-time engine does not support it (lookahead or backreference)`);
+    super(`/${source}/ ran longer than ${WATCHDOG_MS} ms on this text and was stopped (${reason})`);
     this.name = 'UnsafeRegexError';
   }
 }
@@ -55,8 +61,8 @@ export function anyMatch(sources: readonly RegexSource[], text: string): boolean
 
 /**
  * True when any of the policy-written expressions matches `text`, in bounded time.
- * Throws UnsafeRegexError for a flagged pattern the linear engine cannot run.
- * @example policyRegexTest([{ source: '(a+)+$', flags: '' }], 'a'.repeat(40) + '!') // false, at once
+ * Throws UnsafeRegexError when a match runs past the watchdog.
+ * @example policyRegexTest([{ source: '(a+)+$', flags: '', guard: true }], 'a'.repeat(40) + '!') // throws after 100 ms
  */
 export function policyRegexTest(sources: readonly RegexSource[], text: string): boolean {
   for (let i = 0; i < sources.length; i++) if (policyRegexExec(sources[i], text) !== null) return true;
@@ -69,64 +75,42 @@ export function policyRegexTest(sources: readonly RegexSource[], text: string): 
  * @example policyRegexExec({ source: '^v:\\s*(\\S+)', flags: 'm' }, 'x\nv: 3')?.[1] // '3'
  */
 export function policyRegexExec(r: RegexSource, text: string): Array<string | undefined> | null {
-  const flagged = isSuperLinear(r.source, r.flags);
-  if (flagged || text.length > NATIVE_TEXT_LIMIT) {
-    const linear = linearMatcher(r);
-    if (linear) return linear(text);
-    if (flagged) throw new UnsafeRegexError(r.source, superLinearReason(r.source, r.flags) ?? 'super-linear');
-  }
-  const m = toRegExp(r).exec(text);
+  const re = toRegExp(r);
+  const m = needsWatchdog(r) || text.length > NATIVE_TEXT_LIMIT ? execGuarded(r, re, text) : re.exec(text);
   return m ? Array.from(m) : null;
 }
 
-type LinearMatch = (text: string) => Array<string | undefined> | null;
-
-interface Re2Module {
-  RE2JS: {
-    CASE_INSENSITIVE: number;
-    MULTILINE: number;
-    DOTALL: number;
-    compile(source: string, flags: number): {
-      matcher(text: string): { find(): boolean; groupCount(): number; group(i: number): string | null };
-    };
-  };
-}
-
-let re2: Re2Module['RE2JS'] | null = null;
-const linearCache = new Map<string, LinearMatch | null>();
-
-/** The re2js matcher for the expression, or null when RE2 cannot express it. */
-function linearMatcher(r: RegexSource): LinearMatch | null {
+function needsWatchdog(r: RegexSource): boolean {
+  if (r.guard !== undefined) return r.guard;
+  // Hand-built sources (tests, older artefacts) are classified once per process.
   const key = `${r.flags}/${r.source}`;
-  if (linearCache.has(key)) return linearCache.get(key) ?? null;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  re2 ??= (require('re2js') as Re2Module).RE2JS;
-  const engine = re2;
-  let flags = 0;
-  if (r.flags.includes('i')) flags |= engine.CASE_INSENSITIVE;
-  if (r.flags.includes('m')) flags |= engine.MULTILINE;
-  if (r.flags.includes('s')) flags |= engine.DOTALL;
-  let match: LinearMatch | null = null;
-  try {
-    const compiled = engine.compile(r.source, flags);
-    match = (text) => {
-      const m = compiled.matcher(text);
-      if (!m.find()) return null;
-      const out: Array<string | undefined> = [];
-      for (let g = 0; g <= m.groupCount(); g++) out.push(m.group(g) ?? undefined);
-      return out;
-    };
-  } catch {
-    match = null;
-  }
-  linearCache.set(key, match);
-  return match;
+  let flagged = classified.get(key);
+  if (flagged === undefined) classified.set(key, (flagged = isSuperLinear(r.source, r.flags)));
+  return flagged;
 }
+
+let sandbox: { context: Context & { re: RegExp | null; text: string }; script: Script } | null = null;
 
 /**
- * True once re2js has been loaded in this process (for tests of laziness).
- * @example isLinearEngineLoaded() // false until a flagged pattern or a long text was matched
+ * Runs one match in a vm context with a timeout: V8 interrupts a backtracking regex there,
+ * which it cannot do for code on the main path. Costs ~0.1 ms, so only guarded matches pay.
  */
-export function isLinearEngineLoaded(): boolean {
-  return re2 !== null;
+function execGuarded(r: RegexSource, re: RegExp, text: string): RegExpExecArray | null {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const vm = require('vm') as typeof import('vm');
+  sandbox ??= { context: vm.createContext({ re: null, text: '' }) as Context & { re: RegExp | null; text: string }, script: new vm.Script('re.exec(text)') };
+  const { context, script } = sandbox;
+  context.re = re;
+  context.text = text;
+  try {
+    return script.runInContext(context, { timeout: WATCHDOG_MS }) as RegExpExecArray | null;
+  } catch (err) {
+    if ((err as { code?: string })?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      throw new UnsafeRegexError(r.source, superLinearReason(r.source, r.flags) ?? `a ${text.length}-character text`);
+    }
+    throw err;
+  } finally {
+    context.re = null;
+    context.text = '';
+  }
 }

@@ -60,7 +60,7 @@ export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult 
 async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: RuleValues): Promise<RuleResult> {
   try {
     if (rule.when !== null) {
-      const result = await evaluateExpression(rule.when, scope.event, scope.bindings);
+      const result = await evaluateExpression(rule.when, scope.event, scope.bindings, scope.deadlineMs);
       if (!isTruthy(result)) {
         return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` }, undefined, values);
       }
@@ -71,7 +71,7 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
     const lets = (values.lets = new Map());
     for (const l of rule.lets) {
       const computed = l.kind === 'expr'
-        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, scope.bindings))
+        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, scope.bindings, scope.deadlineMs))
         : computeFileLet(l, lookup, scope.facts);
       const failure = storeLet(lets, l, computed);
       if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
@@ -128,10 +128,12 @@ function notMatched(rule: CompiledRule, failed: Failure, lets?: Map<string, stri
 
 function errored(rule: CompiledRule, err: unknown): RuleResult {
   let error: Diagnostic;
-  if (err instanceof ExpressionError) {
+  if (err instanceof ExpressionError && err.timedOut) {
+    error = diagnostic('deadline-exceeded', `rule "${rule.id}": the expression ran past deadline_ms: ${err.message}`, rule.source);
+  } else if (err instanceof ExpressionError) {
     error = diagnostic('expression-error', `rule "${rule.id}": expression failed: ${err.message}`, rule.source);
   } else if (err instanceof UnsafeRegexError) {
-    error = diagnostic('internal-error', `rule "${rule.id}": ${err.message}`, rule.source);
+    error = diagnostic('regex-unsafe', `rule "${rule.id}": ${err.message}`, rule.source);
   } else if (err instanceof FactError) {
     error = diagnostic('fact-error', `rule "${rule.id}": ${err.message}`, rule.source);
   } else {

@@ -39,6 +39,8 @@ export class EventScope {
     readonly event: HookEvent,
     readonly agent: string | null,
     readonly ctx: EvaluationContext,
+    /** The policy's deadline_ms, the time budget of each expression (0 = none). */
+    readonly deadlineMs = 0,
   ) {
     this.eventName = typeof event.hook_event_name === 'string' ? event.hook_event_name : '';
     this.tool = typeof event.tool_name === 'string' ? event.tool_name : null;

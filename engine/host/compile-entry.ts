@@ -3,7 +3,8 @@
  * loads only when its cached artefact is missing or stale.
  */
 import { buildPolicy } from '../build-policy';
-import type { CompiledPolicy, Diagnostic } from '../types';
+import { firstDefined, precedenceOrder } from '../compile/precedence';
+import type { CompiledPolicy, Diagnostic, LoadedFile } from '../types';
 import { createFsReader, defaultPackDir } from './fs-reader';
 import type { SourceHash } from './sources';
 
@@ -12,6 +13,8 @@ export interface CompileResult {
   diagnostics: Diagnostic[];
   /** Every file read while building, with the hash of what was read. */
   sources: SourceHash[];
+  /** The on_error the files declare, read even when the policy does not build. */
+  declaredOnError: 'open' | 'closed' | null;
 }
 
 /**
@@ -20,6 +23,12 @@ export interface CompileResult {
  */
 export function compilePolicyFiles(roots: string[], packDir: string = defaultPackDir()): CompileResult {
   const reader = createFsReader(packDir);
-  const { policy, diagnostics } = buildPolicy(roots, reader);
-  return { policy, diagnostics, sources: reader.sources() };
+  const { policy, diagnostics, files } = buildPolicy(roots, reader);
+  return { policy, diagnostics, sources: reader.sources(), declaredOnError: declaredOnError(files) };
+}
+
+/** A broken policy that says `on_error: closed` still fails closed, even on a cold cache. */
+function declaredOnError(files: readonly LoadedFile[]): 'open' | 'closed' | null {
+  const value = firstDefined(precedenceOrder(files), (doc) => doc.settings?.on_error)?.value;
+  return value === 'open' || value === 'closed' ? value : null;
 }

@@ -9,7 +9,8 @@ import type { CompiledPolicy, Diagnostic } from '../types';
 import { cacheDirectories, cacheFileName, readCacheFiles, writeCacheFile } from './cache-store';
 import type { CompileResult } from './compile-entry';
 import { ENGINE_VERSION } from './engine-version';
-import { hashFile, sourcesUnchanged, type SourceHash } from './sources';
+import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
+import { checkSources, fingerprintSources, hashFile, type SourceHash } from './sources';
 
 /** What is stored: the policy and the hashes that keep it valid. */
 export interface CachedArtefact {
@@ -33,6 +34,8 @@ export interface LoadPolicyOptions {
   /** Cache folders; defaults to cacheDirectories(env). */
   dirs?: string[];
   hash?: (file: string) => string | null;
+  /** Milliseconds clock, for deciding when a stat fingerprint can be trusted. */
+  now?: () => number;
 }
 
 export interface LoadPolicyResult {
@@ -45,11 +48,16 @@ export interface LoadPolicyResult {
   fromCache: boolean;
   /** on_error of the last artefact built for these roots, even a stale one. */
   lastOnError: 'open' | 'closed' | null;
+  /** on_error the current files declare, when the policy does not build. */
+  declaredOnError?: 'open' | 'closed' | null;
+  /** The files the policy (or the failed build) was read from, for callers that keep it in memory. */
+  sources: SourceHash[];
 }
 
 /**
  * The compiled policy for `roots`, from the cache when it is fresh, else rebuilt and
- * stored.
+ * stored. A build that failed is remembered the same way (failed-build.ts): `policy` is
+ * then null with the build's diagnostics, `fromCache` true.
  * @example loadPolicy({ roots: ['/p/.claude/policies.yaml'], env, compiler: () => require('./compile.cjs') })
  */
 export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
@@ -58,18 +66,34 @@ export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
   const name = cacheFileName(options.roots, engine);
   const { artefacts, warnings } = readArtefacts(dirs, name, engine);
   const lastOnError = artefacts[0]?.policy.settings.onError ?? null;
-  const fresh = artefacts.find((a) => sourcesUnchanged(a.sources, options.hash ?? hashFile));
-  if (fresh) return { policy: fresh.policy, diagnostics: [], warnings, fromCache: true, lastOnError };
+  const hash = options.hash ?? hashFile;
+  const now = options.now ?? Date.now;
+  for (const artefact of artefacts) {
+    if (!sameList(artefact.roots, options.roots)) continue;
+    const check = checkSources(artefact.sources, hash, now());
+    if (!check.fresh) continue;
+    // Fingerprints that can now be trusted are written back once, so later events skip hashing.
+    if (check.refreshed) writeCacheFile(dirs, name, JSON.stringify({ ...artefact, sources: check.refreshed }));
+    return { policy: artefact.policy, diagnostics: [], warnings, fromCache: true, lastOnError, sources: check.refreshed ?? artefact.sources };
+  }
+  const failed = readFailedBuild(dirs, name, engine, options.roots);
+  if (failed && checkSources(failed.sources, hash, now()).fresh) {
+    return { policy: null, diagnostics: failed.diagnostics, warnings, fromCache: true, lastOnError, sources: failed.sources, declaredOnError: failed.declaredOnError ?? null };
+  }
 
   const built = options.compiler().compilePolicyFiles(options.roots);
+  const sources = fingerprintSources(built.sources, hash, now());
   if (built.policy) {
-    const artefact: CachedArtefact = { engine, roots: options.roots, sources: built.sources, policy: built.policy };
+    const artefact: CachedArtefact = { engine, roots: options.roots, sources, policy: built.policy };
     const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
     if ('errors' in written) {
       warnings.push(diagnostic('cache-error', `cannot write the policy cache (${written.errors.join('; ')})`));
     }
+    if (failed) forgetFailedBuild(dirs, name);
+  } else if (cacheableFailure(built.diagnostics)) {
+    writeFailedBuild(dirs, name, { engine, roots: options.roots, sources, diagnostics: built.diagnostics, declaredOnError: built.declaredOnError ?? null });
   }
-  return { policy: built.policy, diagnostics: built.diagnostics, warnings, fromCache: false, lastOnError };
+  return { policy: built.policy, diagnostics: built.diagnostics, warnings, fromCache: false, lastOnError, sources, declaredOnError: built.declaredOnError ?? null };
 }
 
 /**
@@ -96,6 +120,10 @@ function readArtefacts(dirs: string[], name: string, engine: string): { artefact
   return { artefacts, warnings };
 }
 
+function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  return Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 function parseArtefact(text: string, engine: string): CachedArtefact | null {
   let value: unknown;
   try {
@@ -105,7 +133,7 @@ function parseArtefact(text: string, engine: string): CachedArtefact | null {
   }
   const a = value as Partial<CachedArtefact> | null;
   const ok = !!a && typeof a === 'object' && a.engine === engine && Array.isArray(a.sources)
-    && a.sources.every((s) => s && typeof s.file === 'string' && typeof s.sha256 === 'string')
+    && a.sources.every((s) => s && typeof s.file === 'string' && typeof s.sha256 === 'string' && (s.stat === undefined || typeof s.stat === 'string'))
     && !!a.policy && typeof a.policy === 'object' && a.policy.format === 1
     && Array.isArray(a.policy.rules) && !!a.policy.settings && !!a.policy.index;
   return ok ? (a as CachedArtefact) : null;
