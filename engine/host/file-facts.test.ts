@@ -101,3 +101,29 @@ describe('readText', () => {
     expect(facts.readText('src', 10)).toBeNull();
   });
 });
+
+describe('realpath', () => {
+  let outside: string;
+  beforeEach(() => {
+    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'real-outside-'))).split(path.sep).join('/');
+    fs.symlinkSync(outside, path.join(root, 'src', 'escape'));
+    fs.symlinkSync(path.join(root, 'src', 'deep'), path.join(root, 'shortcut'));
+  });
+  afterEach(() => fs.rmSync(outside, { recursive: true, force: true }));
+
+  it.each([
+    ['a plain file is itself', 'src/a.ts', 'src/a.ts'],
+    ['a link inside the project that leads outside', 'src/escape/x.ts', '<outside>/x.ts'],
+    ['a file not written yet under a linked folder', 'src/escape/new/deeper.ts', '<outside>/new/deeper.ts'],
+    ['a link that stays inside', 'shortcut/b.ts', 'src/deep/b.ts'],
+    ['a path that does not exist at all', 'nowhere/x.ts', 'nowhere/x.ts'],
+  ])('%s', (_name, given, expected) => {
+    expect(createFileFacts(root).realpath!(given)).toBe(expected.replace('<outside>', outside));
+  });
+
+  it('treats a project reached through a symlinked folder as inside', () => {
+    const alias = `${outside}/alias`;
+    fs.symlinkSync(root, alias);
+    expect(createFileFacts(alias).realpath!('src/a.ts')).toBe('src/a.ts');
+  });
+});

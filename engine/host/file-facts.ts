@@ -21,6 +21,7 @@ const SKIPPED_DIRS = ['node_modules', '.git'];
  */
 export function createFileFacts(projectRoot: string, options: FileFactsOptions = {}): Facts {
   const maxEntries = options.maxEntries ?? 10_000;
+  let rootReal: string | null = null;
   const abs = (p: string) => path.posix.resolve(projectRoot, p.replace(/\\/g, '/'));
   const display = (absolute: string) => {
     const rel = path.posix.relative(projectRoot, absolute);
@@ -56,7 +57,35 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
     readText(p: string, maxBytes: number): string | null {
       return readHead(abs(p), maxBytes);
     },
+    realpath(p: string): string | null {
+      const real = resolveExisting(abs(p));
+      if (real === null) return null;
+      // Compare with the root's own real path, so a project under a symlinked folder stays inside.
+      rootReal ??= resolveExisting(projectRoot) ?? projectRoot;
+      const rel = path.posix.relative(rootReal, real);
+      return rel === '' ? '.' : rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel) ? real : rel;
+    },
   };
+}
+
+/**
+ * Where an absolute path really leads: the longest existing prefix resolved through
+ * symlinks, the part that does not exist yet (a file about to be written) appended.
+ */
+function resolveExisting(absolute: string): string | null {
+  const tail: string[] = [];
+  let head = absolute;
+  for (;;) {
+    try {
+      const real = fs.realpathSync(head).split(path.sep).join('/');
+      return tail.length === 0 ? real : path.posix.join(real, ...tail.reverse());
+    } catch {
+      const parent = path.posix.dirname(head);
+      if (parent === head) return null;
+      tail.push(path.posix.basename(head));
+      head = parent;
+    }
+  }
 }
 
 interface WalkState {

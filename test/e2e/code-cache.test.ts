@@ -44,7 +44,8 @@ const event = () => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: root, t
 function env(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const inherited = Object.entries(process.env).filter(([k]) => !['POLICY_CONFIG', 'HOOKPOLICY_CODE_CACHE', 'NODE_EXTRA_CA_CERTS'].includes(k));
   const out: Record<string, string> = {};
-  for (const [k, v] of [...inherited, ...Object.entries({ CLAUDE_PROJECT_DIR: root, HOOKPOLICY_CACHE_DIR: cacheDir, ...extra })]) {
+  // TMPDIR too: the cache's fallback folder lives there, and other runs share the system one.
+  for (const [k, v] of [...inherited, ...Object.entries({ CLAUDE_PROJECT_DIR: root, HOOKPOLICY_CACHE_DIR: cacheDir, TMPDIR: tmp, ...extra })]) {
     if (v !== undefined) out[k] = v;
   }
   return out;
