@@ -29,7 +29,7 @@ describe('policy expressions cannot hang the runner', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(UnsafeRegexError);
-    expect((error as Error).message).toMatch(/^\/\(a\+\)\+\$\/ ran longer than 100 ms on this text and was stopped \(a quantifier applied to a group/);
+    expect((error as Error).message).toMatch(/^\/\(a\+\)\+\$\/ ran longer than 1000 ms on this text and was stopped \(a quantifier applied to a group/);
   });
 
   test('a guarded pattern still answers when it does not blow up', () => {
