@@ -81,7 +81,7 @@ describe('rules', () => {
 
   test('command regexes are kept as sources', () => {
     const policy = compiled(buildRules('  - id: r', '    on: PreToolUse', "    command: '\\brm\\s+-rf\\b'", '    deny: x'));
-    expect(policy.rules[0].command).toEqual([{ ...rx('\\brm\\s+-rf\\b'), guard: false }]);
+    expect(policy.rules[0].command).toEqual([{ ...rx('\\brm\\s+-rf\\b'), guard: false, literal: '-rf' }]);
   });
 
   test('a pattern that can backtrack catastrophically is marked for the watchdog', () => {
@@ -103,7 +103,7 @@ describe('rules', () => {
       '    block: x',
     ));
     expect(policy.rules[0].lets).toEqual([
-      { name: 'gc', kind: 'newest', target: '.agent/teams/*/global-context.md', extract: { ...rx('^version:\\s*(\\S+)', 'm'), guard: false }, field: null, maxBytes: 65536, optional: false },
+      { name: 'gc', kind: 'newest', target: '.agent/teams/*/global-context.md', extract: { ...rx('^version:\\s*(\\S+)', 'm'), guard: false, literal: 'version:' }, field: null, maxBytes: 65536, optional: false },
       { name: 'cfg', kind: 'file', target: 'package.json', extract: null, field: 'scripts.test', maxBytes: 100, optional: true },
       { name: 'who', kind: 'expr', target: "teammate_name & '!'", extract: null, field: null, maxBytes: 65536, optional: false },
     ]);

@@ -175,6 +175,8 @@ export interface RegexSource {
    * catastrophically, so it only runs under a watchdog. Absent = classify when first used.
    */
   guard?: boolean;
+  /** Set by the compiler: text every match contains (lower-cased under `i`); a text without it cannot match. */
+  literal?: string;
 }
 
 export interface CompiledLet {

@@ -2,6 +2,7 @@
  * Checks user regular expressions (rule `command`, let `extract`) and keeps them as sources.
  */
 import { isSuperLinear } from '../evaluate/regex-safety';
+import { requiredLiteral } from './required-literal';
 import type { RegexSource } from '../types';
 import type { CompileContext } from './context';
 import { at, report } from './context';
@@ -14,7 +15,10 @@ import { at, report } from './context';
 export function compileRegex(ctx: CompileContext, source: string, flags: string, pointer: string): RegexSource | null {
   try {
     new RegExp(source, flags);
-    return { source, flags, guard: isSuperLinear(source, flags) };
+    const compiled: RegexSource = { source, flags, guard: isSuperLinear(source, flags) };
+    const literal = requiredLiteral(source, flags);
+    if (literal !== null) compiled.literal = literal;
+    return compiled;
   } catch (error) {
     report(ctx, 'invalid-regex', `Invalid regular expression: ${(error as Error).message}`, at(ctx, pointer));
     return null;

@@ -54,3 +54,20 @@ describe('policy expressions cannot hang the runner', () => {
     expect(policyRegexExec({ source, flags }, text + ' '.repeat(NATIVE_TEXT_LIMIT))).toEqual(expected);
   });
 });
+
+describe('the required-literal prefilter', () => {
+  test('a text without the literal is settled without running the pattern, or its watchdog', () => {
+    const exec = jest.spyOn(RegExp.prototype, 'exec');
+    try {
+      expect(policyRegexTest([{ source: '(a+)+push', flags: '', guard: true, literal: 'push' }], `${'a'.repeat(40)}!`)).toBe(false);
+      expect(exec).not.toHaveBeenCalled();
+    } finally {
+      exec.mockRestore();
+    }
+  });
+
+  test('a text with the literal still runs the pattern (case-folded under i)', () => {
+    expect(policyRegexTest([{ source: 'git\\s+PUSH', flags: 'i', literal: 'push' }], 'GIT Push')).toBe(true);
+    expect(policyRegexTest([{ source: 'git\\s+push', flags: '', literal: 'push' }], 'git  pull push')).toBe(false);
+  });
+});

@@ -75,9 +75,22 @@ export function policyRegexTest(sources: readonly RegexSource[], text: string): 
  * @example policyRegexExec({ source: '^v:\\s*(\\S+)', flags: 'm' }, 'x\nv: 3')?.[1] // '3'
  */
 export function policyRegexExec(r: RegexSource, text: string): Array<string | undefined> | null {
+  // Most patterns cannot match most commands: a missing required literal settles it without the engine.
+  if (r.literal !== undefined && !(r.flags.includes('i') ? lowerCase(text) : text).includes(r.literal)) return null;
   const re = toRegExp(r);
   const m = needsWatchdog(r) || text.length > NATIVE_TEXT_LIMIT ? execGuarded(r, re, text) : re.exec(text);
   return m ? Array.from(m) : null;
+}
+
+let lastText = '';
+let lastLower = '';
+/** The text lower-cased, remembered for the next pattern tested on the same text. */
+function lowerCase(text: string): string {
+  if (text !== lastText) {
+    lastText = text;
+    lastLower = text.toLowerCase();
+  }
+  return lastLower;
 }
 
 function needsWatchdog(r: RegexSource): boolean {

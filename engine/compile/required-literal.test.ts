@@ -1,0 +1,56 @@
+import { requiredLiteral } from './required-literal';
+
+describe('requiredLiteral', () => {
+  test.each<[string, string, string | null]>([
+    ['\\bgit\\s+push\\b.*--force', '', '--force'],
+    ['^chmod\\s', '', 'chmod'],
+    ['(?:^|;)\\s*(?:sudo\\s+)?rm\\s+-rf', '', '-rf'],
+    ['\\.env(?:\\.local)?$', '', '.env'],
+    ['dd\\s[^;&|]*\\bof=/dev/', '', 'of=/dev/'],
+    ['ab*c', '', null], // b may be absent: runs "a" and "c" are too short
+    ['abc+d', '', 'ab'], // c+ leaves the run
+    ['abcd?', '', 'abc'],
+    ['ab{0,2}cd', '', 'cd'],
+    ['a|bcd', '', null], // top-level alternation
+    ['(abc)', '', null], // groups are not read
+    ['[abc]def', '', 'def'],
+    ['x\\dyz', '', 'yz'],
+    ['\\$HOME/', '', '$HOME/'],
+    ['CHMOD 777', 'i', 'chmod 777'],
+    ['caf\u00e9', 'i', null], // non-ASCII under i: no prefilter
+    ['KELVIN', 'iu', null],
+    ['(unclosed', '', null],
+  ])('/%s/%s -> %p', (source, flags, expected) => {
+    expect(requiredLiteral(source, flags)).toBe(expected);
+  });
+
+  test.each([
+    ['\\bgit\\s+push\\b.*--force', 'git push origin main --force'],
+    ['abc+d', 'xxabcccd'],
+    ['ab{0,2}cd', 'acd'],
+    ['CHMOD 777', 'sudo chmod 777 x'],
+  ])('every match of /%s/ contains the literal (%s)', (source, text) => {
+    const literal = requiredLiteral(source, source === 'CHMOD 777' ? 'i' : '') as string;
+    const match = new RegExp(source, source === 'CHMOD 777' ? 'i' : '').exec(text);
+    expect(match).not.toBeNull();
+    expect((source === 'CHMOD 777' ? match![0].toLowerCase() : match![0]).includes(literal)).toBe(true);
+  });
+});
+
+describe('requiredLiteral never rules out a real match (property)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fc = require('fast-check') as typeof import('fast-check');
+  const token = fc.constantFrom('a', 'b', 'c', 'ab', '\\.', '.', 'a*', 'b+', 'c?', '(ab)?', '(a|b)+', '[ab]', '|', '\\s', ' ', 'x{0,2}', 'b*?', '^', '$', '\\b');
+  test('if the pattern matches, the text contains the literal', () => {
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 8 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', '.', ' ', 'x', 'A'), maxLength: 12 }), fc.boolean(), (tokens, text, ignoreCase) => {
+        const source = tokens.join('');
+        const flags = ignoreCase ? 'i' : '';
+        const literal = requiredLiteral(source, flags);
+        if (literal === null || !new RegExp(source, flags).test(text)) return true;
+        return (ignoreCase ? text.toLowerCase() : text).includes(literal);
+      }),
+      { seed: 20261122, numRuns: 3000 },
+    );
+  });
+});
