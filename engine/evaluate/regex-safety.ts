@@ -2,9 +2,9 @@
  * Which regular expressions can backtrack for a very long time: a static check over the
  * pattern's source. It flags nested quantifiers (`(a+)+`), quantified groups with
  * alternation (`(a|a)*`), backreferences, and two unbounded quantifiers in a row that can
- * match the same characters (`\s*\s*`, `.*x.*`). Flagged patterns run on a linear-time
- * engine (regex.ts). It may flag safe patterns (they then run on the linear engine too);
- * it aims never to pass a pattern that is more than quadratic.
+ * match the same characters (`\s*\s*`, `.*x.*`). Flagged patterns run under the
+ * watchdog (regex.ts). It may flag safe patterns (they then pay for the watchdog too); it
+ * aims never to pass a pattern that is more than quadratic.
  */
 
 /** A set of characters, as membership over sample characters, or 'any' when not worked out. */
