@@ -1,3 +1,4 @@
+import * as vm from 'vm';
 import { isSuperLinear, superLinearReason } from './regex-safety';
 
 describe('isSuperLinear', () => {
@@ -30,13 +31,65 @@ describe('isSuperLinear', () => {
     ['\\bsudo\\b', null],
     ['[(]a+[)]', null],
     ['\\(a+\\)+', null],
+    // loops whose body splits every string into rounds one way only
+    ['(?:-\\S+\\s+)*', null],
+    ['(?:sudo\\s+(?:-\\S+\\s+)*)?rm', null],
+    ['(?:\\d+\\.)+', null],
+    ['(?:/[^/]+)+', null],
+    ['(?:\\.\\w+)?', null],
+    ['(?:a|b)*c', null],
+    ['(?:(?:ab)?c)+', null],
+    ['(?:command\\s+|\\\\)?rm\\s+', null],
+    // still flagged
+    ['(a+)+', 'a quantifier applied to a group that contains a quantifier'],
+    ['(\\w+\\s?)*', 'a quantifier applied to a group that contains a quantifier'],
+    ['(a|a)*', 'a quantified group with alternation'],
+    ['(?:\\w+-?)+', 'a quantifier applied to a group that contains a quantifier'],
+    ['(x+x+)+y', 'two unbounded quantifiers in a row that can match the same text'],
+    ['(.*a){3,}', 'a quantifier applied to a group that contains a quantifier'],
+    ['(?:a?b?)+', 'a quantifier applied to a group that contains a quantifier'],
+    ['(?:(?:a?)?b)+', 'a quantifier applied to a group that contains a quantifier'],
+    ['(?:ab?)*a*$', 'two unbounded quantifiers in a row that can match the same text'],
+    ['(?:-\\S+\\s+)*\\s*x', 'two unbounded quantifiers in a row that can match the same text'],
+    // an option may take a value that itself looks like an option: exponential
+    ['\\bgit\\s+(?:-\\S+\\s+(?:\\S+\\s+)?)*?push\\b', 'a quantifier applied to a group that contains a quantifier'],
+    // a round ends with \\d and the next one starts with \\d: the loop stop is not forced
+    ['(?:\\d+\\.)+\\d+', 'two unbounded quantifiers in a row that can match the same text'],
   ])('%s', (source, reason) => {
     expect(superLinearReason(source)).toBe(reason);
     expect(isSuperLinear(source)).toBe(reason !== null);
   });
 
   test('the i flag widens overlap', () => {
+    expect(isSuperLinear('(?:k+\u212a)+', 'iu')).toBe(true);
     expect(isSuperLinear('a+A+$')).toBe(false);
     expect(isSuperLinear('a+A+$', 'i')).toBe(true);
+  });
+
+  // Patterns the loop check now passes, with a sample round: each must fail fast natively on
+  // many rounds followed by text that cannot match.
+  test.each<[string, string]>([
+    ['^(?:-\\S+\\s+)*$', '-a '],
+    ['^(?:-\\S+\\s+)*$', '-a- '],
+    ['^(?:sudo\\s+(?:-\\S+\\s+)*)?rm$', 'sudo -n '],
+    ['^(?:\\d+\\.)+$', '1.'],
+    ['^(?:/[^/]+)+$', '/a'],
+    ['^(?:a|b)*c$', 'ab'],
+    ['^(?:(?:ab)?c)+$', 'abc'],
+    ['^\\s*(?:sudo\\s+(?:-\\S+\\s+)*)?(?:command\\s+|\\\\)?rm\\s+x$', 'sudo -u root '],
+  ])('%s stays fast on repeats of %j', (source, round) => {
+    expect(isSuperLinear(source)).toBe(false);
+    const re = new RegExp(source);
+    for (const tail of ['!', ' ', '\n', round[0], round.slice(0, -1) + '\n']) {
+      const input = round.repeat(Math.ceil(40 / round.length)) + round.repeat(200) + tail;
+      const run = () => vm.runInNewContext('re.test(input)', { re, input }, { timeout: 2000 });
+      expect(run).not.toThrow();
+    }
+  });
+
+  test('the exponential git pattern is really slow natively (control for the check above)', () => {
+    const re = /^git\s+(?:-\S+\s+(?:\S+\s+)?)*?push$/;
+    const input = `git ${'-a '.repeat(45)}x`;
+    expect(() => vm.runInNewContext('re.test(input)', { re, input }, { timeout: 300 })).toThrow(/timed out/);
   });
 });

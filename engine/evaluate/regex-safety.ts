@@ -19,11 +19,15 @@ interface Frame {
   last: CharSet | null;
   barrier: boolean;
   entry: { last: CharSet | null; barrier: boolean };
+  /** The merged `last` of the alternatives finished so far (null: none yet), for `|`. */
+  alts: { last: CharSet | null; barrier: boolean } | null;
+  /** Where the group's body starts and ends in the source (exclusive end), for the loop check. */
+  body: [number, number];
   /** The atom just read, waiting to see whether a quantifier follows. */
   pending: { set: CharSet; group: Frame | null } | null;
 }
 
-const SAMPLES: string[] = [...Array.from({ length: 128 }, (_v, i) => String.fromCharCode(i)), '\u00e9', '\u00c9', '\u00a0', '\u2028', '\u4e2d', '\u{1F600}'];
+const SAMPLES: string[] = [...Array.from({ length: 128 }, (_v, i) => String.fromCharCode(i)), '\u00e9', '\u00c9', '\u00a0', '\u2028', '\u4e2d', '\u{1F600}', '\u017f', '\u212a'];
 const cache = new Map<string, string | null>();
 
 /**
@@ -51,7 +55,7 @@ export function superLinearReason(source: string, flags = ''): string | null {
 function classify(src: string, flags: string): string | null {
   const frame = (parent: Frame | null, lookaround: boolean): Frame => {
     const entry = { last: parent?.last ?? null, barrier: parent?.barrier ?? false };
-    return { lookaround, hasRepeat: false, hasAlternation: false, hasUnbounded: false, ...entry, entry, pending: null };
+    return { lookaround, hasRepeat: false, hasAlternation: false, hasUnbounded: false, ...entry, entry, alts: null, body: [0, 0], pending: null };
   };
   const stack: Frame[] = [frame(null, false)];
   const top = () => stack[stack.length - 1];
@@ -68,7 +72,17 @@ function classify(src: string, flags: string): string | null {
     const atom = f.pending;
     f.pending = null;
     if (!atom) return;
-    if (atom.group && max > 1 && (atom.group.hasRepeat || atom.group.hasAlternation)) {
+    if (atom.group && max > 1 && !atom.group.lookaround && (atom.group.hasRepeat || atom.group.hasAlternation)) {
+      const cont = loopContinuation(src.slice(...atom.group.body), flags, fold);
+      if (cont !== null) {
+        // An unambiguous loop: it acts like one unbounded atom that can go on with `cont`.
+        const entry = atom.group.entry;
+        f.last = min === 0 && entry.last !== null && !entry.barrier ? union(entry.last, cont) : cont;
+        f.barrier = false;
+        f.hasRepeat = true;
+        f.hasUnbounded = true;
+        return;
+      }
       reason ??= atom.group.hasRepeat ? 'a quantifier applied to a group that contains a quantifier' : 'a quantified group with alternation';
     }
     if (min !== max) f.hasRepeat = true;
@@ -106,10 +120,13 @@ function classify(src: string, flags: string): string | null {
     } else if (c === '(') {
       commit(top());
       const look = /^\(\?<?[=!]/.test(src.slice(i, i + 4));
-      stack.push(frame(top(), look));
+      const inner = frame(top(), look);
+      stack.push(inner);
       if (src[i + 1] === '?') i += src[i + 2] === '<' && src[i + 3] !== '=' && src[i + 3] !== '!' ? src.indexOf('>', i) - i : src[i + 2] === '<' ? 3 : 2;
+      inner.body = [i + 1, i + 1];
     } else if (c === ')' && stack.length > 1) {
       const inner = stack.pop() as Frame;
+      inner.body[1] = i;
       commit(inner);
       const outer = top();
       commit(outer);
@@ -117,14 +134,16 @@ function classify(src: string, flags: string): string | null {
       outer.hasRepeat ||= inner.hasRepeat;
       outer.hasAlternation ||= inner.hasAlternation;
       if (inner.hasUnbounded) {
-        outer.last = inner.hasAlternation ? 'any' : inner.last;
-        outer.barrier = inner.hasAlternation ? false : inner.barrier;
+        const merged = mergeAlternative(inner);
+        outer.last = merged.last;
+        outer.barrier = merged.barrier;
         outer.hasUnbounded = true;
       }
       outer.pending = { set: 'any', group: inner };
     } else if (c === '|') {
       const f = top();
       commit(f);
+      f.alts = mergeAlternative(f);
       f.hasAlternation = true;
       f.last = f.entry.last;
       f.barrier = f.entry.barrier;
@@ -143,6 +162,173 @@ function classify(src: string, flags: string): string | null {
     }
   }
   return reason;
+}
+
+/** A node of a loop body: one character-set atom, or a group of alternatives, each with its count range. */
+type Node = { kind: 'atom'; pos: number; min: number; max: number } | { kind: 'group'; alts: Node[][]; min: number; max: number };
+
+/** Glushkov facts about a node: can it match empty, which atoms can match its first and last character. */
+interface Facts {
+  nullable: boolean;
+  first: number[];
+  last: number[];
+}
+
+/**
+ * When `body` repeated (`(body)*`, `(body)+`, `(body){n,}`) can match any string in at most one
+ * way, the characters the loop could still take where it may stop; otherwise null.
+ *
+ * The body is parsed into atoms that each match one character from a set (literals, `\s`,
+ * `[...]`, `.`) with a count, inside plain or optional groups and alternations; anything else
+ * (anchors, `\b`, lookarounds, backreferences, repeated inner groups) gives null. Its position
+ * automaton (Glushkov) must be deterministic: from every atom, the atoms that can take the next
+ * character (including the loop starting over, and the atom itself when its count can still grow)
+ * match disjoint sets. Optional groups and alternatives must not match empty, and neither may the
+ * body, so there is only one way to reach each atom. Then a backtracking matcher follows one
+ * path through the loop and can only choose where it stops, like `\w*`.
+ * @example loopContinuation('-\\S+\\s+', '', '') // the characters `-` and \s
+ * @example loopContinuation('\\w+-?', '', '') // null: `\w+` can run on or start the next round
+ */
+function loopContinuation(body: string, flags: string, fold: string): CharSet | null {
+  const sets: CharSet[] = [];
+  const counts: [number, number][] = [];
+  let i = 0;
+  const fail = (): never => {
+    throw new Error('unsupported');
+  };
+  const quantifier = (): [number, number] => {
+    const c = body[i];
+    let q: [number, number] = [1, 1];
+    if (c === '*' || c === '+' || c === '?') {
+      q = [c === '+' ? 1 : 0, c === '?' ? 1 : Infinity];
+      i++;
+    } else if (c === '{') {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(body.slice(i));
+      if (!m) fail();
+      const [, lo, comma, hi] = m as RegExpExecArray;
+      q = [Number(lo), comma === undefined ? Number(lo) : hi === '' ? Infinity : Number(hi)];
+      i += (m as RegExpExecArray)[0].length;
+    }
+    if (q[1] === 0 || q[0] > q[1]) fail();
+    if (body[i] === '?' && (q[0] !== 1 || q[1] !== 1)) i++;
+    return q;
+  };
+  const addAtom = (text: string): Node => {
+    // Only plain ASCII atoms: sample-based disjointness is exact for them.
+    if (/[^\x20-\x7e]|\\[upPxc0-9kbB]/.test(text)) fail();
+    sets.push(charSet(text, flags, fold));
+    const [min, max] = quantifier();
+    counts.push([min, max]);
+    return { kind: 'atom', pos: sets.length - 1, min, max };
+  };
+  const alternatives = (): Node[][] => {
+    const alts: Node[][] = [[]];
+    const push = (node: Node) => alts[alts.length - 1].push(node);
+    while (i < body.length && body[i] !== ')') {
+      const c = body[i];
+      if (c === '|') {
+        alts.push([]);
+        i++;
+      } else if (c === '(') {
+        if (body[i + 1] === '?') {
+          const named = /^\(\?<[A-Za-z_$][\w$]*>/.exec(body.slice(i));
+          if (named) i += named[0].length;
+          else if (body[i + 2] === ':') i += 3;
+          else fail();
+        } else i++;
+        const inner = alternatives();
+        if (body[i] !== ')') fail();
+        i++;
+        const [min, max] = quantifier();
+        if (max > 1) fail();
+        push({ kind: 'group', alts: inner, min, max });
+      } else if (c === '\\') {
+        const len = escapeLength(body, i);
+        const text = body.slice(i, i + len);
+        i += len;
+        push(addAtom(text));
+      } else if (c === '[') {
+        const end = classEnd(body, i);
+        const text = body.slice(i, end + 1);
+        i = end + 1;
+        push(addAtom(text));
+      } else if ('^$*+?{}]'.includes(c)) {
+        fail();
+      } else {
+        i++;
+        push(addAtom(c));
+      }
+    }
+    return alts;
+  };
+
+  let root: Node[][];
+  try {
+    root = alternatives();
+    if (i !== body.length) fail();
+  } catch {
+    return null;
+  }
+
+  const follow: number[][] = sets.map(() => []);
+  let ok = true;
+  const seq = (nodes: Node[]): Facts => {
+    let facts: Facts = { nullable: true, first: [], last: [] };
+    for (const node of nodes) {
+      const next = visit(node);
+      for (const p of facts.last) follow[p].push(...next.first);
+      facts = {
+        nullable: facts.nullable && next.nullable,
+        first: facts.nullable ? [...facts.first, ...next.first] : facts.first,
+        last: next.nullable ? [...facts.last, ...next.last] : next.last,
+      };
+    }
+    return facts;
+  };
+  const alt = (alts: Node[][]): Facts => {
+    const all = alts.map(seq);
+    if (all.length > 1 && all.some((a) => a.nullable)) ok = false;
+    return { nullable: all.some((a) => a.nullable), first: all.flatMap((a) => a.first), last: all.flatMap((a) => a.last) };
+  };
+  const visit = (node: Node): Facts => {
+    if (node.kind === 'atom') return { nullable: node.min === 0, first: [node.pos], last: [node.pos] };
+    const facts = alt(node.alts);
+    // An optional group that can match empty could be entered or skipped for the same text.
+    if (node.min === 0 && facts.nullable) ok = false;
+    return { ...facts, nullable: facts.nullable || node.min === 0 };
+  };
+  const top = alt(root);
+  if (!ok || top.nullable) return null;
+  for (const p of top.last) follow[p].push(...top.first);
+
+  const disjoint = (list: CharSet[]) => list.every((a, j) => list.slice(j + 1).every((b) => !overlaps(a, b)));
+  if (!disjoint(top.first.map((p) => sets[p]))) return null;
+  const options = (p: number): CharSet[] => {
+    const [min, max] = counts[p];
+    // The atom itself is an option when, having matched enough, it can still take more.
+    const grows = max > Math.max(min, 1);
+    return [...(grows ? [sets[p]] : []), ...follow[p].map((q) => sets[q])];
+  };
+  for (let p = 0; p < sets.length; p++) if (!disjoint(options(p))) return null;
+  return top.last.map((p) => options(p)).flat().reduce<CharSet>((a, b) => union(a, b), SAMPLES.map(() => false));
+}
+
+function union(a: CharSet, b: CharSet): CharSet {
+  if (a === 'any' || b === 'any') return 'any';
+  return a.map((v, j) => v || b[j]);
+}
+
+/**
+ * The frame's `last`/`barrier` merged with those of its earlier alternatives: the text after
+ * the group may follow any of them, so a run is still open if it is open in one of them.
+ */
+function mergeAlternative(f: Frame): { last: CharSet | null; barrier: boolean } {
+  const a = f.alts;
+  const b = { last: f.last, barrier: f.barrier };
+  if (a === null) return b;
+  if (a.last === null || (a.barrier && !b.barrier && b.last !== null)) return b;
+  if (b.last === null || (b.barrier && !a.barrier)) return a;
+  return { last: union(a.last, b.last), barrier: a.barrier && b.barrier };
 }
 
 /** The length of the escape sequence at `i` (`\d`, `\x41`, `\u{1F600}`, `\p{L}`, `\cA`). */
