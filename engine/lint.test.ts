@@ -35,6 +35,19 @@ describe('lintSources', () => {
   });
 });
 
+describe('shipped packs', () => {
+  it("keeps a pack's warnings out of the user's report, and its errors in", () => {
+    const reader = memoryReader({
+      'p.yaml': 'version: 1\ninclude: [guard]\nrules:\n  - { id: mine, on: PreToolUse, tools: Bash, command: "(a+)+$", deny: x }\n',
+      '/packs/guard.yaml': 'version: 1\nrules:\n  - { id: slow, on: PreToolUse, tools: Bash, command: "(b+)+$", deny: y }\n  - { id: bad, on: SubagentStart, block: z }\n',
+    }, { guard: '/packs/guard.yaml' });
+    expect(lintSources(['p.yaml'], reader).diagnostics.map(at)).toEqual([
+      '/packs/guard.yaml:4:35 outcome-impossible',
+      'p.yaml:4:55 regex-unsafe',
+    ]);
+  });
+});
+
 describe('lintPolicy', () => {
   it('is empty for no files', () => {
     expect(lintPolicy([], null, {})).toEqual([]);

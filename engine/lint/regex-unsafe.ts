@@ -29,7 +29,7 @@ export const regexUnsafe = defineCheck({
         out.push(report(this, {
           messageId: 'backtracks',
           severity: 'warning',
-          data: { id: rule.id, source: regex.source, reason, ms: WATCHDOG_MS },
+          data: { id: rule.id, source: shortened(regex.source), reason, ms: WATCHDOG_MS },
           at: (ctx as LintContext).at(rule, regex.segments),
           hint: 'avoid nested or overlapping quantifiers such as (a+)+ or (a|a)*',
         }));
@@ -52,4 +52,9 @@ function policyRegexes(rule: LintRule): PolicyRegex[] {
     if (value && typeof value.extract === 'string') found.push({ source: value.extract, flags: 'm', segments: ['let', name, 'extract'] });
   }
   return found;
+}
+
+/** Long patterns are cut in messages; the position points at the whole one. */
+function shortened(source: string): string {
+  return source.length <= 60 ? source : `${source.slice(0, 57)}...`;
 }

@@ -9,7 +9,8 @@ import { toolAt } from './context';
 import { EVENT_FIELDS, isToolEvent } from './event-fields';
 
 /** Tools whose input names a path (docs/language.md, Paths). */
-const PATH_TOOLS = ['Write', 'Edit', 'MultiEdit', 'Read', 'NotebookEdit', 'Glob', 'Grep', 'LS'];
+// Bash and PowerShell touch the paths their commands write (docs/paths.md).
+const PATH_TOOLS = ['Write', 'Edit', 'MultiEdit', 'Read', 'NotebookEdit', 'Glob', 'Grep', 'LS', 'Bash', 'PowerShell'];
 const COMMAND_TOOLS = ['Bash', 'PowerShell'];
 const REGEX_CHARS = /[.^$()[\]+?\\{}]/;
 
@@ -51,7 +52,7 @@ export const ruleUnreachable = defineCheck({
       if (rule.raw.paths !== undefined) {
         if (!toolEvents) add('pathsNoToolEvent', ctx.at(rule, ['paths'], 'key'), 'paths are the file paths of Write, Edit, MultiEdit, Read, NotebookEdit, Glob, Grep and LS calls');
         else if (rule.tools && !rule.tools.some((t) => PATH_TOOLS.some((p) => nameMatches(t, p)))) {
-          add('pathsNoPathTool', ctx.at(rule, ['paths'], 'key'), `paths come from ${PATH_TOOLS.join(', ')}; for Bash use command`);
+          add('pathsNoPathTool', ctx.at(rule, ['paths'], 'key'), `paths come from ${PATH_TOOLS.join(', ')}`);
         }
       }
       if (rule.raw.command !== undefined) {
