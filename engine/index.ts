@@ -38,6 +38,17 @@ export { evaluate } from './evaluate';
 export { renderResponse, renderFailure } from './render';
 export type { RenderOptions } from './render';
 
+// The authoring tools' cores: lint, explain, init's settings entries, Claude Code's matcher.
+export { lintPolicy, lintSources, LINT_CHECKS, parseClaudeSettings, mergeClaudeSettings } from './lint';
+export type { LintCheck, LintContext, LintOptions, LintRule, LintResult, ClaudeSettings } from './lint';
+export { explainText, explainJson } from './explain';
+export type { ExplainInput, ExplainJson } from './explain';
+export { planHooks, describePlan } from './init/plan';
+export { installHooks, uninstallHooks } from './init/merge';
+export { checkDrift } from './init/drift';
+export type { DriftItem, DriftKind } from './init/drift';
+export { matcherAccepts } from './matcher';
+
 // The host layer: file system, cache, decision log.
 export { createFsReader, defaultPackDir } from './host/fs-reader';
 export type { RecordingReader } from './host/fs-reader';
