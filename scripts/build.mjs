@@ -47,11 +47,18 @@ if (process.env.HOOKPOLICY_SKIP_TYPECHECK !== '1') {
   }
 }
 
-/** Leaves `require('./compile.cjs')` as written: the file sits beside the bundle at run time. */
+/**
+ * Leaves `require('./compile.cjs')` as written, and turns the evaluator's lazy require of
+ * the shell analysis into `require('./shell.cjs')`: both files sit beside the bundles at
+ * run time, and only the events that need them read them.
+ */
 const compileBesideTheBundle = {
   name: 'compile-beside-the-bundle',
   setup(b) {
     b.onResolve({ filter: /^\.\/compile\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\/shell\/writes$/ }, (args) => (args.kind === 'require-call' && args.importer.endsWith('scope.ts')
+      ? { path: './shell.cjs', external: true }
+      : undefined));
   },
 };
 
@@ -63,9 +70,10 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   define: { HOOKPOLICY_BUILD_ID: JSON.stringify(buildId()) },
-  // jsonata (expressions) and mvdan-sh (the shell parser) load from node_modules
-  // only when a rule needs them; bundled, the shell parser alone would multiply what every event reads.
-  external: ['jsonata', 'mvdan-sh'],
+  // jsonata (expressions), mvdan-sh (the shell parser) and picomatch (file globs a
+  // `require` or `let` walks) load from node_modules only when a rule needs them; bundled,
+  // every event would read them (picomatch alone is a third of the runner).
+  external: ['jsonata', 'mvdan-sh', 'picomatch'],
   plugins: [compileBesideTheBundle],
 };
 
@@ -74,6 +82,7 @@ const bundles = {
   'compile.cjs': 'engine/host/compile-entry.ts',
   'cli.cjs': 'cli/main.ts',
   'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
+  'shell.cjs': 'engine/evaluate/shell/writes.ts',
 };
 
 /**
@@ -87,7 +96,7 @@ function plainBuiltins(text) {
 }
 
 /** The hot path must not carry the slow path's libraries (docs/performance.md). */
-const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh'];
+const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch'];
 const HOOK_MAX_BYTES = 300 * 1024;
 
 function checkHookBundle(text) {

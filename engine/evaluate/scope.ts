@@ -6,7 +6,7 @@ import type { EvaluationContext, Facts, FileFact, HookEvent } from '../types';
 import { getField } from './fields';
 import { pathView, type PathView } from './path-views';
 import { rawTouchedPaths, touchedPaths } from './paths';
-import { shellWrites } from './shell/writes';
+import type * as ShellWritesModule from './shell/writes';
 
 /** Tools whose input is a shell command; under `paths`, they touch the files the command writes. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'PowerShell']);
@@ -66,7 +66,7 @@ export class EventScope {
     if (typeof command !== 'string') return (this.shellCache = { views: [], unchecked: null });
     const facts = this.facts;
     const home = this.ctx.env.HOME;
-    const writes = shellWrites(command, { cwd, projectRoot: root, ...(home ? { home } : {}), isFolder: (p) => facts.stat(p) === 'dir' });
+    const writes = loadShellWrites().shellWrites(command, { cwd, projectRoot: root, ...(home ? { home } : {}), isFolder: (p) => facts.stat(p) === 'dir' });
     const views = writes.paths.map((p) => this.view(p.absolute, cwd));
     return (this.shellCache = { views, unchecked: writes.unchecked });
   }
@@ -108,4 +108,15 @@ function guarded<T>(call: () => T, what: string): T {
   } catch (err) {
     throw new FactError(`${what}: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+let shellWritesModule: typeof ShellWritesModule | null = null;
+
+/**
+ * The shell analysis, loaded when a Bash event first reaches a rule with `paths`. The
+ * build turns this require into one of dist/shell.cjs, so other events never read it.
+ */
+function loadShellWrites(): typeof ShellWritesModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (shellWritesModule ??= require('./shell/writes') as typeof ShellWritesModule);
 }

@@ -121,22 +121,19 @@ describe('symlinks and path tricks in shell writes', () => {
 
 describe('the shell parser is loaded only when needed', () => {
   test('not for other tools, rules without paths, or commands the pre-check clears', async () => {
-    let mods: { evaluate: typeof evaluate; loaded: () => boolean } | undefined;
-    jest.isolateModules(() => {
-      mods = {
-        evaluate: jest.requireActual<typeof import('../evaluate')>('../evaluate').evaluate,
-        loaded: jest.requireActual<typeof import('./shell/parser')>('./shell/parser').isShellSyntaxLoaded,
-      };
+    // Async isolation: the evaluator requires the shell analysis lazily, inside the awaited calls.
+    await jest.isolateModulesAsync(async () => {
+      const isolated = jest.requireActual<typeof import('../evaluate')>('../evaluate').evaluate;
+      const loaded = jest.requireActual<typeof import('./shell/parser')>('./shell/parser').isShellSyntaxLoaded;
+      const commandRule = compiledRule({ tools: toolFilter('Bash'), command: [{ source: 'rm', flags: '' }] });
+      const policy = compiledPolicy([denySrc(), commandRule]);
+      const ctx = memoryContext();
+      await isolated(policy, { hook_event_name: 'PreToolUse', cwd: '/proj', tool_name: 'Write', tool_input: { file_path: 'src/a' } }, ctx);
+      await isolated(compiledPolicy([commandRule]), bash('echo x > src/a.ts'), ctx);
+      await isolated(policy, bash('git status && npm test'), ctx);
+      expect(loaded()).toBe(false);
+      expect((await isolated(policy, bash('echo x > src/a.ts'), ctx)).outcome).toBe('deny');
+      expect(loaded()).toBe(true);
     });
-    const { evaluate: isolated, loaded } = mods as NonNullable<typeof mods>;
-    const commandRule = compiledRule({ tools: toolFilter('Bash'), command: [{ source: 'rm', flags: '' }] });
-    const policy = compiledPolicy([denySrc(), commandRule]);
-    const ctx = memoryContext();
-    await isolated(policy, { hook_event_name: 'PreToolUse', cwd: '/proj', tool_name: 'Write', tool_input: { file_path: 'src/a' } }, ctx);
-    await isolated(compiledPolicy([commandRule]), bash('echo x > src/a.ts'), ctx);
-    await isolated(policy, bash('git status && npm test'), ctx);
-    expect(loaded()).toBe(false);
-    expect((await isolated(policy, bash('echo x > src/a.ts'), ctx)).outcome).toBe('deny');
-    expect(loaded()).toBe(true);
   });
 });
