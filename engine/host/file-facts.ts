@@ -4,8 +4,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type picomatchType from 'picomatch';
 import type { Facts, FileFact } from '../types';
+import { walkGlob } from './walk-glob';
 
 export interface FileFactsOptions {
   /** Most directory entries one findFiles may visit (default 10,000). */
@@ -30,14 +30,13 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
   return {
     findFiles(glob: string): FileFact[] {
       const pattern = glob.replace(/\\/g, '/');
-      const picomatch = loadPicomatch();
-      const scan = picomatch.scan(pattern);
-      const base = abs(scan.base === '' ? '.' : scan.base);
-      if (!scan.isGlob) {
+      const plan = walkGlob(pattern);
+      const base = abs(plan.base === '' ? '.' : plan.base);
+      if (!plan.isGlob) {
         const fact = fileFact(base);
         return fact ? [{ ...fact, path: display(base) }] : [];
       }
-      const isMatch = picomatch(scan.glob, { dot: true });
+      const isMatch = plan.test;
       const named = pattern.split(/[/{},()|]/);
       const skipped = SKIPPED_DIRS.filter((d) => !named.includes(d));
       const found: FileFact[] = [];
@@ -143,13 +142,4 @@ function readHead(file: string, maxBytes: number): string | null {
   } finally {
     if (fd !== null) fs.closeSync(fd);
   }
-}
-
-let picomatchModule: typeof picomatchType | undefined;
-
-/** picomatch is loaded on the first glob a rule reaches (~1 ms the other events save). */
-function loadPicomatch(): typeof picomatchType {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  picomatchModule ??= require('picomatch') as typeof picomatchType;
-  return picomatchModule;
 }
