@@ -11,12 +11,18 @@ export const REDACTED = '[REDACTED]';
 interface Scrubber {
   pattern: RegExp;
   replace: (match: string, ...groups: string[]) => string;
+  /** Texts that hold none of these (lower-cased when `caseless`) cannot match: the pattern is not even compiled. */
+  hints: readonly string[];
+  caseless?: boolean;
 }
 
 const keep = (prefix: string) => `${prefix}${REDACTED}`;
 
 /** Names that say their value is a secret: as a substring, or as a whole `_`/`-` segment. */
 const SECRET_NAME = /password|passwd|passphrase|secret|token|api_?key|access_?key|private_?key|credential|(?:^|[_-])(?:key|pass|pwd|auth|session|cookie|pat)(?:$|[_-])/i;
+
+/** A text without any of these words cannot hold a secret assignment or flag. */
+const SECRET_WORD = /pass|pwd|secret|token|key|credential|auth|session|cookie|pat/i;
 
 /** `NAME=value`, `NAME: value`, `"name": "value"`; the lead keeps `xNAME=` from matching. */
 const ASSIGNMENT = /(^|[\s;&|(,{\['"`])(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\2([ \t]*[=:][ \t]*)("[^"\n]*"?|'[^'\n]*'?|[^\s;&|,}\]'"`]+)/g;
@@ -30,18 +36,19 @@ const TOKEN_SCRUBBERS: readonly Scrubber[] = [
   {
     pattern: /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g,
     replace: (_m, begin: string, _b: string, end: string) => `${begin}${REDACTED}${end}`,
+    hints: ['PRIVATE KEY'],
   },
-  { pattern: /\b(AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, replace: (_m, p: string) => keep(p) },
-  { pattern: /\b(gh[pousr]_)[A-Za-z0-9]{36,}\b/g, replace: (_m, p: string) => keep(p) },
-  { pattern: /\b(github_pat_)[A-Za-z0-9_]{22,}/g, replace: (_m, p: string) => keep(p) },
-  { pattern: /\b(xox[baprse]-)[A-Za-z0-9-]{10,}/g, replace: (_m, p: string) => keep(p) },
-  { pattern: /\b(sk-)[A-Za-z0-9_-]{16,}/g, replace: (_m, p: string) => keep(p) },
-  { pattern: /\b([sr]k_(?:live|test)_)[A-Za-z0-9]{16,}/g, replace: (_m, p: string) => keep(p) },
-  { pattern: /\b(AIza)[0-9A-Za-z_-]{35}\b/g, replace: (_m, p: string) => keep(p) },
-  { pattern: /\b(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: (_m, p: string) => keep(p) },
-  { pattern: /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi, replace: (_m, p: string, s: string) => `${p}${s}${REDACTED}` },
+  { pattern: /\b(AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, replace: (_m, p: string) => keep(p), hints: ['AKIA', 'ASIA', 'AGPA', 'AIDA', 'AROA'] },
+  { pattern: /\b(gh[pousr]_)[A-Za-z0-9]{36,}\b/g, replace: (_m, p: string) => keep(p), hints: ['p_', 'o_', 'u_', 's_', 'r_'] },
+  { pattern: /\b(github_pat_)[A-Za-z0-9_]{22,}/g, replace: (_m, p: string) => keep(p), hints: ['github_pat_'] },
+  { pattern: /\b(xox[baprse]-)[A-Za-z0-9-]{10,}/g, replace: (_m, p: string) => keep(p), hints: ['xox'] },
+  { pattern: /\b(sk-)[A-Za-z0-9_-]{16,}/g, replace: (_m, p: string) => keep(p), hints: ['sk-'] },
+  { pattern: /\b([sr]k_(?:live|test)_)[A-Za-z0-9]{16,}/g, replace: (_m, p: string) => keep(p), hints: ['k_live_', 'k_test_'] },
+  { pattern: /\b(AIza)[0-9A-Za-z_-]{35}\b/g, replace: (_m, p: string) => keep(p), hints: ['AIza'] },
+  { pattern: /\b(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: (_m, p: string) => keep(p), hints: ['eyJ'] },
+  { pattern: /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi, replace: (_m, p: string, s: string) => `${p}${s}${REDACTED}`, hints: ['bearer', 'basic', 'token'], caseless: true },
   // Credentials in a URL: scheme://user:password@host.
-  { pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s/@]+@/gi, replace: (_m, p: string) => `${p}${REDACTED}@` },
+  { pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s/@]+@/gi, replace: (_m, p: string) => `${p}${REDACTED}@`, hints: ['://'] },
 ];
 
 /**
@@ -52,10 +59,15 @@ const TOKEN_SCRUBBERS: readonly Scrubber[] = [
  * @example redactText('export API_KEY=abc123 && deploy') // 'export API_KEY=[REDACTED] && deploy'
  */
 export function redactText(text: string, extra: readonly string[] = []): string {
-  let out = redactDotenvBlock(text);
-  for (const s of TOKEN_SCRUBBERS) out = out.replace(s.pattern, s.replace as (m: string, ...a: unknown[]) => string);
-  out = redactAssignments(out, ASSIGNMENT);
-  out = redactAssignments(out, FLAG);
+  let out = text.includes('\n') ? redactDotenvBlock(text) : text;
+  for (const s of TOKEN_SCRUBBERS) {
+    const haystack = s.caseless ? out.toLowerCase() : out;
+    if (s.hints.some((h) => haystack.includes(h))) out = out.replace(s.pattern, s.replace as (m: string, ...a: unknown[]) => string);
+  }
+  if (SECRET_WORD.test(out)) {
+    out = redactAssignments(out, ASSIGNMENT);
+    out = redactAssignments(out, FLAG);
+  }
   for (const source of extra) out = applyExtra(out, source);
   return out;
 }
