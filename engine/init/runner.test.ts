@@ -13,6 +13,14 @@ describe('runnerHook', () => {
     expect(hook.args).toBeUndefined();
     expect(handlerWords(hook)).toEqual(['/Program Files/node', "/it's/bin/policy.cjs", 'hook', '--config', '${CLAUDE_PLUGIN_ROOT}/p.yaml']);
   });
+
+  it('shell form: env -u NODE_EXTRA_CA_CERTS becomes an empty assignment, which needs no env process', () => {
+    const argv = ['/usr/bin/env', '-u', 'NODE_EXTRA_CA_CERTS', '/n/node', '/p/bin/policy.cjs'];
+    const hook = runnerHook({ argv, hookArgs: [], form: 'shell' });
+    expect(hook.command).toBe('NODE_EXTRA_CA_CERTS= /n/node /p/bin/policy.cjs hook');
+    expect(isRunnerHook(hook)).toBe(true);
+    expect(runnerHook({ argv, hookArgs: [], form: 'exec' }).command).toBe('/usr/bin/env');
+  });
 });
 
 describe('isRunnerHook', () => {

@@ -214,7 +214,16 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
     expect(policy(p, 'init', '--form', 'shell').code).toBe(0);
     const hook = JSON.parse(p.read('.claude/settings.json')).hooks.Stop[0].hooks[0];
     expect(hook.args).toBeUndefined();
-    expect(hook.command).toBe([...ENV_PREFIX, process.execPath, BIN, 'hook'].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w}'`)).join(' '));
+    // `env -u NODE_EXTRA_CA_CERTS` becomes an empty assignment: no env process to start.
+    const quoted = [process.execPath, BIN, 'hook'].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w}'`)).join(' ');
+    expect(hook.command).toBe(ENV_PREFIX.length > 0 ? `NODE_EXTRA_CA_CERTS= ${quoted}` : quoted);
+    // Run exactly that through sh, NODE_EXTRA_CA_CERTS naming a file that does not exist:
+    // node would warn about it on stderr if the variable reached it.
+    const stop = JSON.stringify({ session_id: 's', transcript_path: '/t', cwd: p.dir, hook_event_name: 'Stop', stop_hook_active: false });
+    const env = cleanEnv({ HOME: p.home, CLAUDE_PROJECT_DIR: p.dir, NODE_EXTRA_CA_CERTS: path.join(p.home, 'no-such-bundle.pem') });
+    const r = spawnSync('sh', ['-c', hook.command], { input: stop, env, encoding: 'utf8' });
+    expect([JSON.parse(r.stdout).decision, r.status]).toEqual(['block', 0]);
+    if (ENV_PREFIX.length > 0) expect(r.stderr).toBe('');
   });
 
   it('exits 2 with file:line:col on a broken policy, and leaves settings alone', () => {
