@@ -11,7 +11,7 @@ import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent, HookRespon
 import { recordDecision } from '../engine/host/decision-log';
 import { discoverPolicyFiles } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
-import { lastArtefact, loadPolicy, type PolicyCompiler } from '../engine/host/policy-cache';
+import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/policy-cache';
 import { resolveProjectRoot } from '../engine/host/project-root';
 import { parseHookArgs, type HookArgs } from './hook-args';
 
@@ -84,7 +84,8 @@ async function runParsed(input: HookInput, args: HookArgs): Promise<HookResult> 
     return failed(event.hook_event_name, [problem], args.onError ?? 'open', []);
   }
 
-  const loaded = loadPolicy({ roots, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs });
+  const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
+  const loaded = loadPolicyForEvent({ roots, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs }, event.hook_event_name, tool);
   if (!loaded.policy) {
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
     const onError = args.onError ?? loaded.declaredOnError ?? loaded.lastOnError ?? 'open';

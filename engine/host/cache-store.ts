@@ -58,6 +58,14 @@ export function cacheFileName(roots: readonly string[], engineVersion: string): 
   return `${name}.json`;
 }
 
+/**
+ * A short name for a text (8 hex digits), for file names derived from a cache file's.
+ * @example shortKey('PreToolUse\0Bash') // '1f0e...'
+ */
+export function shortKey(text: string): string {
+  return fnv1a(text, 0x811c9dc5);
+}
+
 /** 32-bit FNV-1a of the UTF-16 code units, from a given basis, as 8 hex digits. */
 function fnv1a(text: string, basis: number): string {
   let h = basis >>> 0;

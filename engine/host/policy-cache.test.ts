@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { cacheDirectories, cacheFileName } from './cache-store';
 import { compilePolicyFiles } from './compile-entry';
-import { loadPolicy, type PolicyCompiler } from './policy-cache';
+import { loadPolicy, loadPolicyForEvent, type PolicyCompiler } from './policy-cache';
 
 let dir: string;
 let cacheDir: string;
@@ -69,7 +69,9 @@ it('rebuilds a corrupt cache file with a cache-error warning', () => {
 
 it('writes the artefact atomically: no temporary files are left behind', () => {
   load();
-  expect(fs.readdirSync(cacheDir)).toEqual([cacheFileName([root()], 'test')]);
+  const name = cacheFileName([root()], 'test');
+  expect(fs.readdirSync(cacheDir).filter((f) => !f.includes('.view.')).sort()).toEqual([name.replace(/\.json$/, '.head.json'), name]);
+  expect(fs.readdirSync(cacheDir).every((f) => f.endsWith('.json'))).toBe(true);
 });
 
 it('falls back to the next folder when the first is not writable', () => {
@@ -138,5 +140,65 @@ describe('a policy that does not build', () => {
     expect(builds).toBe(2);
     fs.writeFileSync(path.join(dir, 'extra.yaml'), extra('back'));
     expect(ruleIds(load())).toEqual(['back']);
+  });
+});
+
+describe('loadPolicyForEvent (the runner\'s views)', () => {
+  const policyText = (id: string) => [
+    'version: 1',
+    'rules:',
+    `  - { id: ${id}-bash, on: PreToolUse, tools: Bash, command: ["^rm "], deny: "no rm" }`,
+    `  - { id: ${id}-write, on: PreToolUse, tools: Write, paths: { deny: ["**/.env"] }, deny: "no env" }`,
+    `  - { id: ${id}-stop, on: Stop, block: "not yet" }`,
+  ].join('\n');
+  const forEvent = (event: string, tool: string | null) => loadPolicyForEvent({ roots: [root()], env: {}, compiler, dirs: [cacheDir], engineVersion: 'test' }, event, tool);
+  const cacheFiles = () => fs.readdirSync(cacheDir).sort();
+
+  beforeEach(() => fs.writeFileSync(root(), policyText('a')));
+
+  it('builds the whole policy on a miss, then answers from the head and one view', () => {
+    const first = forEvent('PreToolUse', 'Bash');
+    expect([first.fromCache, first.policy?.rules.map((r) => r.id), builds]).toEqual([false, ['a-bash', 'a-write', 'a-stop'], 1]);
+    const name = cacheFileName([root()], 'test').replace(/\.json$/, '');
+    expect(cacheFiles().filter((f) => f.startsWith(`${name}.head`))).toHaveLength(1);
+    // One view per event for other tools, one per named tool: PreToolUse (other, Bash, Write), Stop (other).
+    expect(cacheFiles().filter((f) => f.startsWith(`${name}.view.`))).toHaveLength(4);
+    expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['a-bash']);
+    expect(forEvent('PreToolUse', 'Write').policy?.rules.map((r) => r.id)).toEqual(['a-write']);
+    expect(forEvent('PreToolUse', 'Read').policy?.rules.map((r) => r.id)).toEqual([]);
+    expect(forEvent('Stop', null).policy?.rules.map((r) => r.id)).toEqual(['a-stop']);
+    const none = forEvent('SessionStart', null);
+    expect([none.fromCache, none.policy?.rules, none.policy?.settings.onError, builds]).toEqual([true, [], 'open', 1]);
+  });
+
+  it('rebuilds when a source changes, and never serves the old views', () => {
+    forEvent('Stop', null);
+    fs.writeFileSync(root(), policyText('b'));
+    const after = forEvent('Stop', null);
+    expect([after.fromCache, builds]).toEqual([false, 2]);
+    expect(forEvent('Stop', null).policy?.rules.map((r) => r.id)).toEqual(['b-stop']);
+    expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['b-bash']);
+  });
+
+  it('falls back to the whole artefact when a view is missing or from another build, and writes the views again', () => {
+    forEvent('Stop', null);
+    const views = cacheFiles().filter((f) => f.includes('.view.'));
+    for (const f of views) fs.rmSync(path.join(cacheDir, f));
+    const missing = forEvent('PreToolUse', 'Bash');
+    expect([missing.fromCache, missing.policy?.rules.map((r) => r.id), builds]).toEqual([true, ['a-bash', 'a-write', 'a-stop'], 1]);
+    expect(cacheFiles().filter((f) => f.includes('.view.'))).toHaveLength(4);
+    expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['a-bash']);
+
+    const head = cacheFiles().find((f) => f.includes('.head.')) as string;
+    const text = JSON.parse(fs.readFileSync(path.join(cacheDir, head), 'utf8'));
+    fs.writeFileSync(path.join(cacheDir, head), JSON.stringify({ ...text, build: 'another-build' }));
+    const foreign = forEvent('PreToolUse', 'Bash');
+    expect([foreign.fromCache, foreign.policy?.rules.map((r) => r.id), builds]).toEqual([true, ['a-bash', 'a-write', 'a-stop'], 1]);
+  });
+
+  it('a policy that does not build is reported as by loadPolicy', () => {
+    fs.writeFileSync(root(), 'version: 1\nrules:\n  - { id: x, on: Stop }\n');
+    const r = forEvent('Stop', null);
+    expect([r.policy, r.diagnostics.some((d) => d.severity === 'error')]).toEqual([null, true]);
   });
 });

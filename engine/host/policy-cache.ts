@@ -6,10 +6,11 @@
  */
 import { diagnostic } from '../diagnostics';
 import type { CompiledPolicy, Diagnostic } from '../types';
-import { cacheDirectories, cacheFileName, readCacheFiles, writeCacheFile } from './cache-store';
+import { cacheDirectories, cacheFileName, readCacheFiles, shortKey, writeCacheFile } from './cache-store';
 import type { CompileResult } from './compile-entry';
 import { ENGINE_VERSION } from './engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
+import { isViewOf, policyFromView, policyViews, viewTool, type PolicyView, type ViewCatalog } from './policy-views';
 import { checkSources, fingerprintSources, hashFile, type SourceHash } from './sources';
 
 /** What is stored: the policy and the hashes that keep it valid. */
@@ -18,6 +19,19 @@ export interface CachedArtefact {
   roots: string[];
   sources: SourceHash[];
   policy: CompiledPolicy;
+}
+
+/**
+ * The head of an artefact's views (policy-views.ts): the policy without its rules, and
+ * which views its build wrote.
+ */
+export interface CachedHead {
+  engine: string;
+  roots: string[];
+  sources: SourceHash[];
+  build: string;
+  policy: CompiledPolicy;
+  views: ViewCatalog;
 }
 
 /** The slow path, loaded lazily (dist/compile.cjs). */
@@ -84,16 +98,101 @@ export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
   const built = options.compiler().compilePolicyFiles(options.roots);
   const sources = fingerprintSources(built.sources, hash, now());
   if (built.policy) {
-    const artefact: CachedArtefact = { engine, roots: options.roots, sources, policy: built.policy };
-    const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
-    if ('errors' in written) {
-      warnings.push(diagnostic('cache-error', `cannot write the policy cache (${written.errors.join('; ')})`));
-    }
+    const errors = storeArtefact(dirs, name, { engine, roots: options.roots, sources, policy: built.policy });
+    if (errors.length > 0) warnings.push(diagnostic('cache-error', `cannot write the policy cache (${errors.join('; ')})`));
     if (failed) forgetFailedBuild(dirs, name);
   } else if (cacheableFailure(built.diagnostics)) {
     writeFailedBuild(dirs, name, { engine, roots: options.roots, sources, diagnostics: built.diagnostics, declaredOnError: built.declaredOnError ?? null });
   }
   return { policy: built.policy, diagnostics: built.diagnostics, warnings, fromCache: false, lastOnError, sources, declaredOnError: built.declaredOnError ?? null };
+}
+
+/**
+ * The compiled policy for one event, as the runner needs it: from the head and the one
+ * view that serves `event` and `tool` when they are fresh (a few KB to read, whatever the
+ * policy's size), else the whole policy through loadPolicy, which writes them again. The
+ * policy from a view holds only the rules that can apply to that event and tool.
+ * @example loadPolicyForEvent({ roots, env, compiler }, 'PreToolUse', 'Bash').policy?.rules // the Bash rules
+ */
+export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, tool: string | null): LoadPolicyResult {
+  const engine = options.engineVersion ?? ENGINE_VERSION;
+  const dirs = options.dirs ?? cacheDirectories(options.env);
+  const name = cacheFileName(options.roots, engine);
+  const warnings: Diagnostic[] = [];
+  const now = options.now ?? Date.now;
+  for (const { file, text } of readCacheFiles(dirs, headName(name))) {
+    const head = parseHead(text, engine);
+    if (!head) warnings.push(diagnostic('cache-error', `ignoring a corrupt policy cache file; rebuilding it`, { file }));
+    if (!head || !sameList(head.roots, options.roots)) continue;
+    const check = checkSources(head.sources, options.hash ?? hashFile, now());
+    if (!check.fresh) break;
+    const which = viewTool(head.views, event, tool);
+    const view = which === undefined ? null : readView(dirs, name, head.build, event, which);
+    if (view === undefined) break;
+    if (check.refreshed) writeCacheFile(dirs, headName(name), JSON.stringify({ ...head, sources: check.refreshed }));
+    const sources = check.refreshed ?? head.sources;
+    return { policy: policyFromView(head.policy, view), diagnostics: [], warnings, fromCache: true, lastOnError: head.policy.settings.onError, sources };
+  }
+  const loaded = loadPolicy(options);
+  // A fresh full artefact without views (they were removed, or a concurrent build replaced them): write them again.
+  if (loaded.policy && loaded.fromCache) storeViews(dirs, name, { engine, roots: options.roots, sources: loaded.sources, policy: loaded.policy });
+  return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
+}
+
+/**
+ * Writes the full artefact, its views and their head (last, so that a head on disk
+ * always finds its views). Returns the errors met.
+ */
+function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact): string[] {
+  const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
+  return [...('errors' in written ? written.errors : []), ...storeViews(dirs, name, artefact)];
+}
+
+function storeViews(dirs: string[], name: string, artefact: CachedArtefact): string[] {
+  const build = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const { catalog, views } = policyViews(artefact.policy, build);
+  const errors: string[] = [];
+  for (const view of views) {
+    const written = writeCacheFile(dirs, viewName(name, view.event, view.tool), JSON.stringify(view));
+    if ('errors' in written) errors.push(...written.errors);
+  }
+  if (errors.length > 0) return errors;
+  const head: CachedHead = { ...artefact, build, policy: policyFromView(artefact.policy, null), views: catalog };
+  const written = writeCacheFile(dirs, headName(name), JSON.stringify(head));
+  return 'errors' in written ? written.errors : [];
+}
+
+function headName(name: string): string {
+  return name.replace(/\.json$/, '.head.json');
+}
+
+function viewName(name: string, event: string, tool: string | null): string {
+  return name.replace(/\.json$/, `.view.${shortKey(`${event}\0${tool ?? ''}`)}.json`);
+}
+
+/** The view of `build` for `event` and `tool`; undefined when no folder has it. */
+function readView(dirs: string[], name: string, build: string, event: string, tool: string | null): PolicyView | undefined {
+  for (const { text } of readCacheFiles(dirs, viewName(name, event, tool))) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (isViewOf(value, build, event, tool)) return value;
+    } catch {
+      // A corrupt view is a miss.
+    }
+  }
+  return undefined;
+}
+
+function parseHead(text: string, engine: string): CachedHead | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const h = value as Partial<CachedHead> | null;
+  const ok = !!h && typeof h === 'object' && typeof h.build === 'string' && !!h.views && typeof h.views === 'object';
+  return ok && validArtefact(h, engine) ? (h as CachedHead) : null;
 }
 
 /**
@@ -131,10 +230,13 @@ function parseArtefact(text: string, engine: string): CachedArtefact | null {
   } catch {
     return null;
   }
+  return validArtefact(value, engine) ? (value as CachedArtefact) : null;
+}
+
+function validArtefact(value: unknown, engine: string): boolean {
   const a = value as Partial<CachedArtefact> | null;
-  const ok = !!a && typeof a === 'object' && a.engine === engine && Array.isArray(a.sources)
+  return !!a && typeof a === 'object' && a.engine === engine && Array.isArray(a.sources)
     && a.sources.every((s) => s && typeof s.file === 'string' && typeof s.sha256 === 'string' && (s.stat === undefined || typeof s.stat === 'string'))
     && !!a.policy && typeof a.policy === 'object' && a.policy.format === 1
     && Array.isArray(a.policy.rules) && !!a.policy.settings && !!a.policy.index;
-  return ok ? (a as CachedArtefact) : null;
 }

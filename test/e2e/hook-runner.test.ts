@@ -32,7 +32,7 @@ beforeAll(() => {
 
 /** The cache folder's files but the V8 code caches (v8-*.cache) that bin/policy.cjs keeps beside the artefacts. */
 function policyCacheFiles(): string[] {
-  return fs.readdirSync(cacheDir).filter((f) => !/^v8-[0-9a-f]+\.cache$/.test(f));
+  return fs.readdirSync(cacheDir).filter((f) => !/^v8-[0-9a-f]+\.cache$/.test(f)).sort();
 }
 
 beforeEach(() => {
@@ -168,15 +168,17 @@ describe('the compiled-policy cache', () => {
     const stop = { hook_event_name: 'Stop', cwd: root };
     const env = { CLAUDE_PROJECT_DIR: root };
     expect(JSON.parse((await hook(stop, { env })).stdout).reason).toBe('first rule');
-    const [cacheFile] = policyCacheFiles();
-    const written = fs.statSync(path.join(cacheDir, cacheFile)).mtimeMs;
+    // The whole artefact, the head the runner reads first, and one view for Stop.
+    const files = policyCacheFiles();
+    expect(files.map((f) => f.replace(/^[0-9a-f]+/, 'X').replace(/view\.[0-9a-f]+/, 'view.V'))).toEqual(['X.head.json', 'X.json', 'X.view.V.json']);
+    const written = files.map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs);
     await new Promise((r) => setTimeout(r, 20));
     expect(JSON.parse((await hook(stop, { env })).stdout).reason).toBe('first rule');
-    expect(fs.statSync(path.join(cacheDir, cacheFile)).mtimeMs).toBe(written);
+    expect(files.map((f) => fs.statSync(path.join(cacheDir, f)).mtimeMs)).toEqual(written);
 
     fs.writeFileSync(path.join(root, '.claude/team/stop.yaml'), included('second', 'second rule'));
     expect(JSON.parse((await hook(stop, { env })).stdout).reason).toBe('second rule');
-    expect(policyCacheFiles()).toEqual([cacheFile]);
+    expect(policyCacheFiles()).toEqual(files);
   });
 
   it('concurrent runners on a cold cache all answer the same, leaving one whole artefact', async () => {
@@ -184,20 +186,25 @@ describe('the compiled-policy cache', () => {
     const runs = await Promise.all(Array.from({ length: 6 }, () => hook(writeEvent(root, '.env'), { env: { CLAUDE_PROJECT_DIR: root } })));
     expect(runs.map((r) => [r.stdout, r.stderr, r.code])).toEqual(runs.map(() => [DENY_ENV, '', 0]));
     const files = policyCacheFiles();
-    expect(files).toHaveLength(1);
-    expect(JSON.parse(fs.readFileSync(path.join(cacheDir, files[0]), 'utf8')).policy.rules.map((r: { id: string }) => r.id)).toEqual(['no-env-writes']);
+    const whole = files.filter((f) => /^[0-9a-f]+\.json$/.test(f));
+    expect([whole.length, files.filter((f) => f.endsWith('.head.json')).length]).toEqual([1, 1]);
+    expect(JSON.parse(fs.readFileSync(path.join(cacheDir, whole[0]), 'utf8')).policy.rules.map((r: { id: string }) => r.id)).toEqual(['no-env-writes']);
   });
 
   it('survives a corrupt cache file with a warning on stderr', async () => {
     const root = project('p', { '.claude/policies.yaml': ENV_POLICY });
     const env = { CLAUDE_PROJECT_DIR: root };
     await hook(writeEvent(root, '.env'), { env });
-    const [cacheFile] = policyCacheFiles();
-    fs.writeFileSync(path.join(cacheDir, cacheFile), '{ half a fi');
-    const run = await hook(writeEvent(root, '.env'), { env });
-    expect(run.stdout).toBe(DENY_ENV);
-    expect(run.stderr).toMatch(/warning cache-error/);
-    expect((await hook(writeEvent(root, '.env'), { env })).stderr).toBe('');
+    for (const kind of ['.head.json', '.view.']) {
+      const cacheFile = policyCacheFiles().find((f) => f.includes(kind)) as string;
+      fs.writeFileSync(path.join(cacheDir, cacheFile), '{ half a fi');
+      const run = await hook(writeEvent(root, '.env'), { env });
+      expect(run.stdout).toBe(DENY_ENV);
+      // A corrupt head is reported; a corrupt view is rewritten without a word.
+      if (kind === '.head.json') expect(run.stderr).toMatch(/warning cache-error/);
+      expect((await hook(writeEvent(root, '.env'), { env })).stderr).toBe('');
+      expect(JSON.parse(fs.readFileSync(path.join(cacheDir, cacheFile), 'utf8'))).toBeTruthy();
+    }
   });
 });
 

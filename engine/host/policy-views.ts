@@ -1,0 +1,74 @@
+/**
+ * Per-event views of a compiled policy, for the one-shot runner. Most of a big policy's
+ * artefact is rules the event at hand cannot reach (1,000 rules make a ~580 KB artefact,
+ * and parsing it alone costs ~3 ms), so beside the full artefact the cache keeps a small
+ * head (settings, agents, the sources' fingerprints) and one view per event, and per tool
+ * that rules name on it: the rules that can apply, in policy order, with their own index.
+ * The runner then reads the head and one view.
+ */
+import { anyMatch } from '../evaluate/regex';
+import { buildRuleIndex } from '../rule-index';
+import type { CompiledPolicy, CompiledRule, RuleIndex } from '../types';
+
+/** One view: what the runner needs for `event` (and `tool`, when the view is a tool's). */
+export interface PolicyView {
+  /** The build it belongs to; a view from another build is never used. */
+  build: string;
+  event: string;
+  /** The tool it was cut for, or null for the event's other tools and tool-less events. */
+  tool: string | null;
+  rules: CompiledRule[];
+  index: RuleIndex;
+}
+
+/** For each event that has rules, the tools with a view of their own. */
+export type ViewCatalog = Record<string, string[]>;
+
+/**
+ * Every view of `policy`, and the catalog that says which exist.
+ * @example policyViews(policy, 'b1').catalog // { PreToolUse: ['Bash', 'Write'], Stop: [] }
+ */
+export function policyViews(policy: CompiledPolicy, build: string): { catalog: ViewCatalog; views: PolicyView[] } {
+  const catalog: ViewCatalog = {};
+  const views: PolicyView[] = [];
+  const cut = (event: string, tool: string | null, indices: Iterable<number>) => {
+    const rules = [...new Set(indices)].sort((a, b) => a - b).map((i) => policy.rules[i]);
+    views.push({ build, event, tool, rules, index: buildRuleIndex(rules) });
+  };
+  for (const [event, bucket] of Object.entries(policy.index.byEvent)) {
+    const tools = Object.keys(bucket.byTool);
+    catalog[event] = tools;
+    // Other tools can meet any patterned rule; a tool-less event meets only anyTool rules.
+    cut(event, null, [...bucket.anyTool, ...bucket.patterned]);
+    for (const tool of tools) {
+      const patterned = bucket.patterned.filter((i) => anyMatch(policy.rules[i].tools?.patterns ?? [], tool));
+      cut(event, tool, [...bucket.anyTool, ...bucket.byTool[tool], ...patterned]);
+    }
+  }
+  return { catalog, views };
+}
+
+/**
+ * The policy as the runner sees it for one view: the head's settings and agents, the
+ * view's rules and index.
+ */
+export function policyFromView(head: CompiledPolicy, view: PolicyView | null): CompiledPolicy {
+  return view ? { ...head, rules: view.rules, index: view.index } : { ...head, rules: [], index: { byEvent: {} } };
+}
+
+/**
+ * The tool whose view serves `tool` on `event`: itself when it has one, else null (the
+ * event's view for other tools); undefined when the event has no rules at all.
+ */
+export function viewTool(catalog: ViewCatalog, event: string, tool: string | null): string | null | undefined {
+  const tools = Object.prototype.hasOwnProperty.call(catalog, event) ? catalog[event] : undefined;
+  if (!tools) return undefined;
+  return tool !== null && tools.includes(tool) ? tool : null;
+}
+
+/** True when a parsed view is the one asked for, from the build asked for. */
+export function isViewOf(value: unknown, build: string, event: string, tool: string | null): value is PolicyView {
+  const v = value as Partial<PolicyView> | null;
+  return !!v && typeof v === 'object' && v.build === build && v.event === event && v.tool === tool
+    && Array.isArray(v.rules) && !!v.index && typeof v.index === 'object';
+}
