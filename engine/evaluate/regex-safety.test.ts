@@ -55,6 +55,17 @@ describe('isSuperLinear', () => {
     ['\\bgit\\s+(?:-\\S+\\s+(?:\\S+\\s+)?)*?push\\b', 'a quantifier applied to a group that contains a quantifier'],
     // a round ends with \\d and the next one starts with \\d: the loop stop is not forced
     ['(?:\\d+\\.)+\\d+', 'two unbounded quantifiers in a row that can match the same text'],
+    // a loop right after a run (or another loop) that can take its first character
+    ['a*(?:ab?)*x', 'two unbounded quantifiers in a row that can match the same text'],
+    ['(?:ab?)*(?:ab?)*(?:ab?)*x', 'two unbounded quantifiers in a row that can match the same text'],
+    ['(?:-\\S*\\s+)+(?:[^\\s;&|]+\\s+)*?x', 'two unbounded quantifiers in a row that can match the same text'],
+    // ... but not when the loop's first character cannot continue the run
+    ['\\s*(?:-\\S+\\s+)*x', null],
+    // a group that always starts with a character the run cannot take ends the run
+    ['\\s*(?:cat|less|grep)\\s+x', null],
+    ['\\s*(?:cat|\\s)\\s+x', 'two unbounded quantifiers in a row that can match the same text'],
+    ['\\s*(?:cat|)\\s+x', 'two unbounded quantifiers in a row that can match the same text'],
+    ['\\s*(?:a?b)\\s+x', 'two unbounded quantifiers in a row that can match the same text'],
   ])('%s', (source, reason) => {
     expect(superLinearReason(source)).toBe(reason);
     expect(isSuperLinear(source)).toBe(reason !== null);
@@ -85,6 +96,12 @@ describe('isSuperLinear', () => {
       const run = () => vm.runInNewContext('re.test(input)', { re, input }, { timeout: 2000 });
       expect(run).not.toThrow();
     }
+  });
+
+  test('consecutive loops are really slow natively (control for the loop-after-run check)', () => {
+    const re = /(?:ab?)*(?:ab?)*(?:ab?)*x/;
+    const input = 'a'.repeat(300);
+    expect(() => vm.runInNewContext('re.test(input)', { re, input }, { timeout: 300 })).toThrow(/timed out/);
   });
 
   test('the exponential git pattern is really slow natively (control for the check above)', () => {

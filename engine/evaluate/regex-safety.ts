@@ -73,10 +73,14 @@ function classify(src: string, flags: string): string | null {
     f.pending = null;
     if (!atom) return;
     if (atom.group && max > 1 && !atom.group.lookaround && (atom.group.hasRepeat || atom.group.hasAlternation)) {
-      const cont = loopContinuation(src.slice(...atom.group.body), flags, fold);
-      if (cont !== null) {
+      const loop = loopContinuation(src.slice(...atom.group.body), flags, fold);
+      if (loop !== null) {
         // An unambiguous loop: it acts like one unbounded atom that can go on with `cont`.
+        const { cont, first } = loop;
         const entry = atom.group.entry;
+        // Right after an open run that can take its first characters, where one ends and the
+        // other starts is ambiguous, as for two unbounded atoms (`a*(?:ab?)*x`).
+        if (entry.last !== null && !entry.barrier && overlaps(entry.last, first)) reason ??= 'two unbounded quantifiers in a row that can match the same text';
         f.last = min === 0 && entry.last !== null && !entry.barrier ? union(entry.last, cont) : cont;
         f.barrier = false;
         f.hasRepeat = true;
@@ -139,7 +143,9 @@ function classify(src: string, flags: string): string | null {
         outer.barrier = merged.barrier;
         outer.hasUnbounded = true;
       }
-      outer.pending = { set: 'any', group: inner };
+      // A group without unbounded parts that always starts with a character of a known set
+      // (`(?:cat|less)`) ends an unbounded run before it, as a single atom would.
+      outer.pending = { set: inner.hasUnbounded ? 'any' : groupFirstSet(src.slice(...inner.body), flags, fold), group: inner };
     } else if (c === '|') {
       const f = top();
       commit(f);
@@ -176,7 +182,8 @@ interface Facts {
 
 /**
  * When `body` repeated (`(body)*`, `(body)+`, `(body){n,}`) can match any string in at most one
- * way, the characters the loop could still take where it may stop; otherwise null.
+ * way, the characters the loop could still take where it may stop (`cont`) and those it can
+ * start with (`first`); otherwise null.
  *
  * The body is parsed into atoms that each match one character from a set (literals, `\s`,
  * `[...]`, `.`) with a count, inside plain or optional groups and alternations; anything else
@@ -186,10 +193,10 @@ interface Facts {
  * match disjoint sets. Optional groups and alternatives must not match empty, and neither may the
  * body, so there is only one way to reach each atom. Then a backtracking matcher follows one
  * path through the loop and can only choose where it stops, like `\w*`.
- * @example loopContinuation('-\\S+\\s+', '', '') // the characters `-` and \s
+ * @example loopContinuation('-\\S+\\s+', '', '')?.cont // the characters `-` and \s
  * @example loopContinuation('\\w+-?', '', '') // null: `\w+` can run on or start the next round
  */
-function loopContinuation(body: string, flags: string, fold: string): CharSet | null {
+function loopContinuation(body: string, flags: string, fold: string): { cont: CharSet; first: CharSet } | null {
   const sets: CharSet[] = [];
   const counts: [number, number][] = [];
   let i = 0;
@@ -310,7 +317,45 @@ function loopContinuation(body: string, flags: string, fold: string): CharSet | 
     return [...(grows ? [sets[p]] : []), ...follow[p].map((q) => sets[q])];
   };
   for (let p = 0; p < sets.length; p++) if (!disjoint(options(p))) return null;
-  return top.last.map((p) => options(p)).flat().reduce<CharSet>((a, b) => union(a, b), SAMPLES.map(() => false));
+  const none: CharSet = SAMPLES.map(() => false);
+  return {
+    cont: top.last.map((p) => options(p)).flat().reduce<CharSet>((a, b) => union(a, b), none),
+    first: top.first.map((p) => sets[p]).reduce<CharSet>((a, b) => union(a, b), none),
+  };
+}
+
+/**
+ * The characters a group's body can start with, when every alternative starts with a
+ * mandatory single-character atom; otherwise 'any'.
+ * @example groupFirstSet('cat|less', '', '') // the characters c and l
+ */
+function groupFirstSet(body: string, flags: string, fold: string): CharSet {
+  let set: CharSet = SAMPLES.map(() => false);
+  for (let start = 0; start <= body.length;) {
+    let end = start;
+    let len: number;
+    const c = body[start];
+    if (c === undefined || c === '|' || c === '(' || c === ')' || c === '^' || c === '$') return 'any';
+    if (c === '\\') {
+      if (/[1-9bBk]/.test(body[start + 1] ?? '')) return 'any';
+      len = escapeLength(body, start);
+    } else len = c === '[' ? classEnd(body, start) - start + 1 : 1;
+    if (/^(?:[?*]|\{0[,}])/.test(body.slice(start + len))) return 'any';
+    set = union(set, charSet(body.slice(start, start + len), flags, fold));
+    // On to the next top-level alternative, if any.
+    let depth = 0;
+    for (end = start; end < body.length; end++) {
+      const d = body[end];
+      if (d === '\\') end++;
+      else if (d === '[') end = classEnd(body, end);
+      else if (d === '(') depth++;
+      else if (d === ')') depth--;
+      else if (d === '|' && depth === 0) break;
+    }
+    if (end >= body.length) return set;
+    start = end + 1;
+  }
+  return set;
 }
 
 function union(a: CharSet, b: CharSet): CharSet {
