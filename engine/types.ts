@@ -177,6 +177,8 @@ export interface RegexSource {
   guard?: boolean;
   /** Set by the compiler: text every match contains (lower-cased under `i`); a text without it cannot match. */
   literal?: string;
+  /** Set by the compiler instead of `literal` when stronger: every match contains one of these. */
+  anyOf?: string[];
 }
 
 export interface CompiledLet {

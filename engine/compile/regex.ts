@@ -2,7 +2,7 @@
  * Checks user regular expressions (rule `command`, let `extract`) and keeps them as sources.
  */
 import { isSuperLinear } from '../evaluate/regex-safety';
-import { requiredLiteral } from './required-literal';
+import { requiredAlternatives, requiredLiteral } from './required-literal';
 import type { RegexSource } from '../types';
 import type { CompileContext } from './context';
 import { at, report } from './context';
@@ -17,7 +17,10 @@ export function compileRegex(ctx: CompileContext, source: string, flags: string,
     new RegExp(source, flags);
     const compiled: RegexSource = { source, flags, guard: isSuperLinear(source, flags) };
     const literal = requiredLiteral(source, flags);
-    if (literal !== null) compiled.literal = literal;
+    const alternatives = requiredAlternatives(source, flags);
+    // The stronger requirement: the longer literal, or a set whose every member is longer.
+    if (alternatives && Math.min(...alternatives.map((l) => l.length)) > (literal?.length ?? 0)) compiled.anyOf = alternatives;
+    else if (literal !== null) compiled.literal = literal;
     return compiled;
   } catch (error) {
     report(ctx, 'invalid-regex', `Invalid regular expression: ${(error as Error).message}`, at(ctx, pointer));

@@ -1,4 +1,4 @@
-import { requiredLiteral } from './required-literal';
+import { requiredAlternatives, requiredLiteral } from './required-literal';
 
 describe('requiredLiteral', () => {
   test.each<[string, string, string | null]>([
@@ -49,6 +49,45 @@ describe('requiredLiteral never rules out a real match (property)', () => {
         const literal = requiredLiteral(source, flags);
         if (literal === null || !new RegExp(source, flags).test(text)) return true;
         return (ignoreCase ? text.toLowerCase() : text).includes(literal);
+      }),
+      { seed: 20261122, numRuns: 3000 },
+    );
+  });
+});
+
+describe('requiredAlternatives', () => {
+  test.each<[string, string, string[] | null]>([
+    ['\\b(?:curl|wget)\\b[^;&|]*\\|\\s*sh', '', ['curl', 'wget']],
+    ['(?<tool>npm|pnpm|yarn)\\s+publish', '', ['npm', 'pnpm', 'yarn']],
+    ['(CURL|Wget) x', 'i', ['curl', 'wget']],
+    ['(?:curl|wget)?\\s+sh', '', null], // optional group
+    ['(?:curl|wget)+', '', null], // quantified group
+    ['(?=curl|wget)x', '', null], // lookahead
+    ['(?!curl|wget)x', '', null],
+    ['(?:curl|)x', '', null], // an empty alternative
+    ['(?:c.rl|wget)', '', null], // not plain literals
+    ['(?:ab|cd)|xyz', '', null], // top-level alternation
+    ['(?:a|bc)', '', null], // a one-character member is no filter
+    ['(?:ab|cd)x(?:efg|hij)', '', ['efg', 'hij']], // the set with the longest shortest member
+    ['(?:\\.env|\\$HOME)', '', ['.env', '$HOME']],
+  ])('/%s/%s -> %p', (source, flags, expected) => {
+    expect(requiredAlternatives(source, flags)).toEqual(expected);
+  });
+});
+
+describe('requiredAlternatives never rules out a real match (property)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fc = require('fast-check') as typeof import('fast-check');
+  const token = fc.constantFrom('a', 'b', 'ab', '(?:ab|ba)', '(ab|c)', '(?:aa|bb)?', '(?=ab|b)', '(?:a|b)+', '[ab]', '|', '\\s', ' ', '.', 'b*', '^', '$', '(?:x\\.|yy)');
+  test('if the pattern matches, the text contains one of the alternatives', () => {
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 7 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', '.', ' ', 'x', 'y', 'A'), maxLength: 12 }), fc.boolean(), (tokens, text, ignoreCase) => {
+        const source = tokens.join('');
+        const flags = ignoreCase ? 'i' : '';
+        const set = requiredAlternatives(source, flags);
+        if (set === null || !new RegExp(source, flags).test(text)) return true;
+        const hay = ignoreCase ? text.toLowerCase() : text;
+        return set.some((l) => hay.includes(l));
       }),
       { seed: 20261122, numRuns: 3000 },
     );

@@ -23,6 +23,59 @@ export function requiredLiteral(source: string, flags: string): string | null {
   return ignoreCase ? best.toLowerCase() : best;
 }
 
+/**
+ * The best set of literals one of which every match must contain: the alternatives of a
+ * top-level group that is neither quantified nor a lookaround and holds only plain
+ * literals (`\\b(?:curl|wget)\\b` -> ['curl', 'wget']), the set whose shortest member is
+ * longest; lower-cased under `i`. Null when there is none worth checking.
+ * @example requiredAlternatives('\\b(?:curl|wget)\\b.*\\|\\s*sh', '') // ['curl', 'wget']
+ */
+export function requiredAlternatives(source: string, flags: string): string[] | null {
+  const ignoreCase = flags.includes('i');
+  if (ignoreCase && (flags.includes('u') || flags.includes('v'))) return null;
+  if (literalRuns(source) === null) return null;
+  let best: string[] | null = null;
+  const shortest = (set: string[]) => Math.min(...set.map((l) => l.length));
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (c === '[') i = skipClass(source, i) - 1;
+    else if (c === '(') {
+      const end = skipGroup(source, i);
+      const set = QUANTIFIER_START.test(source.slice(end)) ? null : groupLiterals(source.slice(i, end));
+      if (set && set.length > 1 && shortest(set) >= 2 && (!ignoreCase || set.every((l) => /^[\x20-\x7e]+$/.test(l)))) {
+        const cased = ignoreCase ? set.map((l) => l.toLowerCase()) : set;
+        if (!best || shortest(cased) > shortest(best)) best = cased;
+      }
+      i = end - 1;
+    }
+  }
+  return best;
+}
+
+const QUANTIFIER_START = /^(?:[*+?]|\{\d)/;
+
+/** The alternatives of a group `(...)`, `(?:...)` or `(?<name>...)` when each is a plain literal; else null. */
+function groupLiterals(group: string): string[] | null {
+  const head = /^\((?:\?:|\?<[A-Za-z_$][\w$]*>)?/.exec(group) as RegExpExecArray;
+  if (group[1] === '?' && head[0] === '(') return null;
+  const alternatives: string[] = [];
+  let text = '';
+  for (let i = head[0].length; i < group.length - 1; i++) {
+    const c = group[i];
+    if (c === '|') {
+      alternatives.push(text);
+      text = '';
+    } else if (c === '\\') {
+      if (!LITERAL_ESCAPE.test(group[i + 1] ?? '')) return null;
+      text += group[++i];
+    } else if ('^$.*+?()[]{}'.includes(c)) return null;
+    else text += c;
+  }
+  alternatives.push(text);
+  return alternatives.every((a) => a !== '') ? alternatives : null;
+}
+
 /** The literal runs of the top-level sequence, or null for a top-level alternation or a malformed source. */
 function literalRuns(source: string): string[] | null {
   const runs: string[] = [];

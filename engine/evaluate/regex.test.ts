@@ -70,4 +70,17 @@ describe('the required-literal prefilter', () => {
     expect(policyRegexTest([{ source: 'git\\s+PUSH', flags: 'i', literal: 'push' }], 'GIT Push')).toBe(true);
     expect(policyRegexTest([{ source: 'git\\s+push', flags: '', literal: 'push' }], 'git  pull push')).toBe(false);
   });
+
+  test('a set of alternatives: a text with none of them is settled without the pattern', () => {
+    const exec = jest.spyOn(RegExp.prototype, 'exec');
+    try {
+      const pipe = { source: '\\b(?:curl|wget)\\b[^;&|]*\\|\\s*sh', flags: '', anyOf: ['curl', 'wget'] };
+      expect(policyRegexTest([pipe], 'git status --short | sh')).toBe(false);
+      expect(exec).not.toHaveBeenCalled();
+      expect(policyRegexTest([pipe], 'wget -qO- x | sh')).toBe(true);
+      expect(policyRegexTest([{ ...pipe, flags: 'i', anyOf: ['curl', 'wget'] }], 'CURL x | sh')).toBe(true);
+    } finally {
+      exec.mockRestore();
+    }
+  });
 });
