@@ -8,6 +8,7 @@ import * as path from 'path';
 import { diagnostic, formatDiagnostic } from '../diagnostics';
 import type { CompiledPolicy, Decision, Diagnostic, HookEvent, RuleHit } from '../types';
 import { sendWebhook, type SendWebhookOptions } from './webhook';
+import { isoTime } from './iso-time';
 import { redactPatterns, redactRecord } from './redact';
 
 /** One line of the decision log. */
@@ -63,7 +64,7 @@ export function buildDecisionRecord(decision: Decision, event: HookEvent, policy
   const decided = loggedHits(decision.decidedBy, policy);
   const ruled = decision.outcome === 'none' ? hits : decided;
   const record: DecisionRecord = {
-    time: now.toISOString(),
+    time: isoTime(now.getTime()),
     session_id: typeof event.session_id === 'string' ? event.session_id : null,
     event: decision.event,
     tool: decision.tool,
@@ -89,9 +90,16 @@ export function buildDecisionRecord(decision: Decision, event: HookEvent, policy
  */
 export function appendDecisionRecord(file: string, projectRoot: string, record: DecisionRecord): Diagnostic | null {
   const target = path.resolve(projectRoot, file);
+  const line = `${JSON.stringify(record)}\n`;
   try {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.appendFileSync(target, `${JSON.stringify(record)}\n`, { flag: 'a' });
+    try {
+      fs.appendFileSync(target, line, { flag: 'a' });
+    } catch (e) {
+      // The folder is made only when the first write finds it missing.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.appendFileSync(target, line, { flag: 'a' });
+    }
     return null;
   } catch (e) {
     return diagnostic('log-error', `cannot write the decision log: ${(e as Error).message}`, { file: target });

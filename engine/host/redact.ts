@@ -21,8 +21,8 @@ const keep = (prefix: string) => `${prefix}${REDACTED}`;
 /** Names that say their value is a secret: as a substring, or as a whole `_`/`-` segment. */
 const SECRET_NAME = /password|passwd|passphrase|secret|token|api_?key|access_?key|private_?key|credential|(?:^|[_-])(?:key|pass|pwd|auth|session|cookie|pat)(?:$|[_-])/i;
 
-/** A text without any of these words cannot hold a secret assignment or flag. */
-const SECRET_WORD = /pass|pwd|secret|token|key|credential|auth|session|cookie|pat/i;
+/** A text without any of these words (in any case) cannot hold a secret assignment or flag. */
+const SECRET_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'auth', 'session', 'cookie', 'pat'];
 
 /** `NAME=value`, `NAME: value`, `"name": "value"`; the lead keeps `xNAME=` from matching. */
 const ASSIGNMENT = /(^|[\s;&|(,{\['"`])(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\2([ \t]*[=:][ \t]*)("[^"\n]*"?|'[^'\n]*'?|[^\s;&|,}\]'"`]+)/g;
@@ -64,7 +64,8 @@ export function redactText(text: string, extra: readonly string[] = []): string 
     const haystack = s.caseless ? out.toLowerCase() : out;
     if (s.hints.some((h) => haystack.includes(h))) out = out.replace(s.pattern, s.replace as (m: string, ...a: unknown[]) => string);
   }
-  if (SECRET_WORD.test(out)) {
+  const lower = out.toLowerCase();
+  if (SECRET_WORDS.some((w) => lower.includes(w))) {
     out = redactAssignments(out, ASSIGNMENT);
     out = redactAssignments(out, FLAG);
   }
