@@ -36,7 +36,7 @@ export function conditions(repo, projects, env, ca, tmp) {
     { id: 'lever/no-code-cache', label: 'lever off: no V8 code cache (packs, no match)', command: packs.command, env: { ...penv, HOOKPOLICY_CODE_CACHE: 'off' }, stdin, kind: 'none' },
     { id: 'lever/no-policy-cache', label: 'lever off: policy compiled every event (packs)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(true) },
     { id: 'lever/cold', label: 'lever off: no caches at all (first event ever)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(false) },
-    { id: 'lever/ca-no-env-u', label: 'lever off: CA set, node started without env -u', command: `${node} ${bin} hook`, env: { ...penv, ...withCa }, stdin, kind: 'none' },
+    { id: 'lever/ca-no-env-u', label: 'lever off: CA set, NODE_EXTRA_CA_CERTS not cleared', command: `${node} ${bin} hook`, env: { ...penv, ...withCa }, stdin, kind: 'none' },
   );
   return list;
 }

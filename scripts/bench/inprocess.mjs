@@ -1,27 +1,29 @@
 // In-process throughput: the compiled engine (dist/hook.cjs's evaluate + render) over the
-// bench's four events in turn, with the policy compiled once by dist/compile.cjs.
+// bench's four events in turn, with the policy compiled once by dist/compile.cjs; once with
+// file facts read from the real disk at every evaluation, once with each fact read once and
+// then answered from memory (the engine's own cost).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-/**
- * Events per second for one project, over about `seconds` of work after a warm-up, and
- * per event kind.
- */
-export async function inProcessRate(repo, project, seconds = 1.5) {
-  const require = createRequire(join(repo, 'package.json'));
-  const hook = require(join(repo, 'dist', 'hook.cjs'));
-  const { compilePolicyFiles } = require(join(repo, 'dist', 'compile.cjs'));
-  const built = compilePolicyFiles([join(project.dir, '.claude', 'policies.yaml')]);
-  if (!built.policy) throw new Error(`${project.name}: the policy does not build`);
-  const policy = built.policy;
-  const ctx = { projectRoot: project.dir, env: {}, facts: hook.createFileFacts(project.dir), now: Date.now };
+/** Facts that read the disk once per distinct question, then answer from memory. */
+function memoized(facts) {
+  const cache = new Map();
+  const remember = (name) => (...args) => {
+    const key = `${name}\0${args.join('\0')}`;
+    if (!cache.has(key)) cache.set(key, facts[name](...args));
+    return cache.get(key);
+  };
+  return { findFiles: remember('findFiles'), stat: remember('stat'), readText: remember('readText'), realpath: remember('realpath') };
+}
+
+async function rates(hook, policy, project, facts, seconds) {
+  const ctx = { projectRoot: project.dir, env: {}, facts, now: Date.now };
   const kinds = Object.keys(project.events);
   const one = async (kind) => {
     const decision = await hook.evaluate(policy, project.events[kind], ctx);
     return hook.renderResponse(decision, { onError: policy.settings.onError });
   };
   for (let i = 0; i < 200; i++) await one(kinds[i % kinds.length]);
-
   const perKind = {};
   for (const kind of kinds) {
     const start = process.hrtime.bigint();
@@ -35,5 +37,23 @@ export async function inProcessRate(repo, project, seconds = 1.5) {
   }
   // The mix: the harmonic mean of the kinds, i.e. the rate of an even round-robin.
   const mix = kinds.length / kinds.reduce((sum, k) => sum + 1 / perKind[k], 0);
-  return { eventsPerSecond: mix, perKind, rules: policy.rules.length };
+  return { eventsPerSecond: mix, perKind };
+}
+
+/**
+ * Events per second for one project, over about `seconds` of work per facts mode after a
+ * warm-up, and per event kind: { engine, disk, rules }.
+ */
+export async function inProcessRate(repo, project, seconds = 1.5) {
+  const require = createRequire(join(repo, 'package.json'));
+  const hook = require(join(repo, 'dist', 'hook.cjs'));
+  const { compilePolicyFiles } = require(join(repo, 'dist', 'compile.cjs'));
+  const built = compilePolicyFiles([join(project.dir, '.claude', 'policies.yaml')]);
+  if (!built.policy) throw new Error(`${project.name}: the policy does not build`);
+  const disk = hook.createFileFacts(project.dir);
+  return {
+    rules: built.policy.rules.length,
+    engine: await rates(hook, built.policy, project, memoized(disk), seconds),
+    disk: await rates(hook, built.policy, project, disk, seconds),
+  };
 }

@@ -26,8 +26,13 @@ export function otherTables(results) {
     out.push(table(rows));
   }
   if (results.inProcess) {
-    const rows = [['in-process (evaluate + render)', 'rules', 'events/s (mix)', ...Object.keys(results.inProcess[0].perKind).map((k) => `${k}/s`)]];
-    for (const r of results.inProcess) rows.push([r.label, r.rules, Math.round(r.eventsPerSecond), ...Object.values(r.perKind).map((x) => Math.round(x))]);
+    const kinds = Object.keys(results.inProcess[0].engine.perKind);
+    const rows = [['in-process (evaluate + render)', 'rules', 'file facts', 'events/s (mix)', ...kinds.map((k) => `${k}/s`)]];
+    for (const r of results.inProcess) {
+      for (const [mode, label] of [['engine', 'in memory'], ['disk', 'from disk']]) {
+        rows.push([r.label, r.rules, label, Math.round(r[mode].eventsPerSecond), ...kinds.map((k) => Math.round(r[mode].perKind[k]))]);
+      }
+    }
     out.push(table(rows));
   }
   if (results.policyTest) {
@@ -60,9 +65,10 @@ export function targets(results) {
     const worst = Math.max(...results.memory.filter((m) => m.id !== 'floor').map((m) => m.mib / floorMem));
     checks.push({ what: 'peak RSS, runner vs floor (worst)', value: `${round(worst, 2)}x`, limit: '<= 1.3x', ok: worst <= 1.3 });
   }
+  // The engine's own rate: file facts answered from memory (the disk's rate is in the table).
   for (const r of results.inProcess ?? []) {
     const limit = r.id === 'packs' ? 100000 : 10000;
-    checks.push({ what: `in-process, ${r.label}`, value: `${Math.round(r.eventsPerSecond)}/s`, limit: `>= ${limit}/s`, ok: r.eventsPerSecond >= limit });
+    checks.push({ what: `in-process engine (file facts in memory), ${r.label}`, value: `${Math.round(r.engine.eventsPerSecond)}/s`, limit: `>= ${limit}/s`, ok: r.engine.eventsPerSecond >= limit });
   }
   if (results.policyTest) checks.push({ what: `policy test, ${results.policyTest.cases} cases`, value: `${round(results.policyTest.seconds, 2)} s`, limit: '< 5 s', ok: results.policyTest.seconds < 5 });
   for (const d of results.daemon ?? []) checks.push({ what: `daemon p50, ${d.label}`, value: `${round(d.latency.median, 3)} ms`, limit: '<= 1 ms', ok: d.latency.median <= 1 });
