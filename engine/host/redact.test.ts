@@ -97,6 +97,15 @@ describe('redactText: extra patterns (settings.log.redact)', () => {
 });
 
 describe('redactRecord', () => {
+  it('returns a record with no hint of a secret in any string as it is, without scrubbing each string', () => {
+    const record = { time: '2026-06-01T10:00:00.000Z', session_id: 's-1', outcome: 'deny', rules: ['no-rm-root'], reason: 'Refusing `rm -rf /`', paths: [] };
+    expect(redactRecord(record)).toBe(record);
+    // One secret anywhere, however deep, and the record is scrubbed.
+    const deep = { ...record, errors: [{ detail: [`token ${GHP}`] }] };
+    expect(redactRecord(deep)).not.toBe(deep);
+    expect(JSON.stringify(redactRecord(deep))).not.toContain(GHP.slice(4));
+  });
+
   it('scrubs every string of a record, nested ones too, and returns a copy', () => {
     const record = {
       time: '2026-06-01T10:00:00.000Z',

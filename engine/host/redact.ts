@@ -78,7 +78,22 @@ export function redactText(text: string, extra: readonly string[] = []): string 
  * @example redactRecord({ reason: 'token ghp_...' }, ['ticket-\\d+']).reason // 'token ghp_[REDACTED]'
  */
 export function redactRecord<T>(value: T, extra: readonly string[] = []): T {
+  // Most records hold no hint of a secret anywhere: one look at all their strings settles it.
+  if (extra.length === 0 && !mayHoldSecret(stringsOf(value, 0).join('\0'))) return value;
   return redactValue(value, extra, 0) as T;
+}
+
+/** False when no scrubber of redactText could change any part of `text`. */
+function mayHoldSecret(text: string): boolean {
+  const lower = text.toLowerCase();
+  return text.includes('\n') || SECRET_WORDS.some((w) => lower.includes(w))
+    || TOKEN_SCRUBBERS.some((s) => s.hints.some((h) => (s.caseless ? lower : text).includes(h)));
+}
+
+function stringsOf(value: unknown, depth: number): string[] {
+  if (typeof value === 'string') return [value];
+  if (depth > 50 || value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap((v) => stringsOf(v, depth + 1));
 }
 
 /**
