@@ -31,7 +31,7 @@ function runHook(bundle) {
   let hook;
   const cache = process.env.HOOKPOLICY_CODE_CACHE === 'off' ? null : installCodeCache(bundle, process.env);
   try {
-    hook = require(bundle);
+    hook = cache ? cache.load(bundle) : require(bundle);
   } catch (e) {
     // The runner itself is missing (package not built): say so, visibly, without a trace.
     const message = `hookpolicy: error internal-error: cannot load the hook runner (${e && e.message}) (failing open: the event was not checked)`;
@@ -83,6 +83,19 @@ function installCodeCache(bundle, env) {
     return script.runInThisContext().call(module.exports, module.exports, require, module, filename, path.dirname(filename));
   };
   return {
+    /**
+     * The bundle's exports, compiled through the cache without the module resolver: its path
+     * is known, so the stat and realpath calls of require() would only cost time.
+     */
+    load(file) {
+      const module = new Module(file, null);
+      module.filename = file;
+      module.paths = Module._nodeModulePaths(path.dirname(file));
+      Module._cache[file] = module;
+      module._compile(fs.readFileSync(file, 'utf8'), file);
+      module.loaded = true;
+      return module.exports;
+    },
     finish(debug) {
       for (const entry of compiled) {
         if (entry.status !== 'hit') storeCodeCache(dirs, entry);
