@@ -127,3 +127,13 @@ describe('realpath', () => {
     expect(createFileFacts(alias).realpath!('src/a.ts')).toBe('src/a.ts');
   });
 });
+
+describe('one facts instance, one event', () => {
+  it('lists a folder once however many globs walk it: a file written meanwhile shows in the next event', () => {
+    const facts = createFileFacts(root);
+    expect(facts.findFiles('src/**/*.ts').map((f) => f.path)).toEqual(['src/a.ts', 'src/deep/b.ts']);
+    write('src/deep/late.ts', 'x');
+    expect(facts.findFiles('src/**/*.{ts,md}').map((f) => f.path)).toEqual(['src/a.ts', 'src/deep/b.ts', 'src/deep/c.md']);
+    expect(createFileFacts(root).findFiles('src/deep/*.ts').map((f) => f.path)).toEqual(['src/deep/b.ts', 'src/deep/late.ts']);
+  });
+});

@@ -16,11 +16,13 @@ const SKIPPED_DIRS = ['node_modules', '.git'];
 
 /**
  * Facts rooted at `projectRoot` (absolute POSIX). Paths are project-relative POSIX, or
- * absolute for places outside the project.
+ * absolute for places outside the project. One instance serves one event: a folder is
+ * listed, and a file found by a walk is stat'ed, once however many globs reach it.
  * @example createFileFacts('/p').findFiles('docs/**\/*.md') // [{ path: 'docs/a.md', size: 12, mtimeMs: ... }]
  */
 export function createFileFacts(projectRoot: string, options: FileFactsOptions = {}): Facts {
   const maxEntries = options.maxEntries ?? 10_000;
+  const seen: Seen = { listings: new Map(), files: new Map() };
   let rootReal: string | null = null;
   const abs = (p: string) => path.posix.resolve(projectRoot, p.replace(/\\/g, '/'));
   const display = (absolute: string) => {
@@ -40,7 +42,7 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
       const named = pattern.split(/[/{},()|]/);
       const skipped = SKIPPED_DIRS.filter((d) => !named.includes(d));
       const found: FileFact[] = [];
-      walk(base, '', { isMatch, skipped, budget: { left: maxEntries } }, (rel, fact) => {
+      walk(base, '', { isMatch, skipped, budget: { left: maxEntries }, seen }, (rel, fact) => {
         found.push({ ...fact, path: display(path.posix.join(base, rel)) });
       });
       return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -87,21 +89,24 @@ function resolveExisting(absolute: string): string | null {
   }
 }
 
+/** What one facts instance has already read from the disk. */
+interface Seen {
+  /** Folder -> its entries in name order (null: it cannot be listed). */
+  listings: Map<string, fs.Dirent[] | null>;
+  files: Map<string, Omit<FileFact, 'path'> | null>;
+}
+
 interface WalkState {
   isMatch: (rel: string) => boolean;
   skipped: string[];
   budget: { left: number };
+  seen: Seen;
 }
 
 /** Depth-first walk in name order; symlinked folders are not entered (no cycles). */
 function walk(dir: string, rel: string, state: WalkState, onFile: (rel: string, fact: Omit<FileFact, 'path'>) => void): void {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = listing(dir, state.seen);
+  if (!entries) return;
   for (const entry of entries) {
     if (state.budget.left <= 0) return;
     state.budget.left--;
@@ -110,10 +115,24 @@ function walk(dir: string, rel: string, state: WalkState, onFile: (rel: string, 
     if (entry.isDirectory()) {
       if (!state.skipped.includes(entry.name)) walk(child, childRel, state, onFile);
     } else if ((entry.isFile() || entry.isSymbolicLink()) && state.isMatch(childRel)) {
-      const fact = fileFact(child);
+      let fact = state.seen.files.get(child);
+      if (fact === undefined) state.seen.files.set(child, (fact = fileFact(child)));
       if (fact) onFile(childRel, fact);
     }
   }
+}
+
+function listing(dir: string, seen: Seen): fs.Dirent[] | null {
+  let entries = seen.listings.get(dir);
+  if (entries === undefined) {
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch {
+      entries = null;
+    }
+    seen.listings.set(dir, entries);
+  }
+  return entries;
 }
 
 function fileFact(file: string): Omit<FileFact, 'path'> | null {
