@@ -76,7 +76,13 @@ function installCodeCache(bundle, env) {
     }
     compiled.push(entry);
     const module = this;
-    const require = (id) => module.require(id);
+    // The bundle requires fs and path at every import site: answer repeats from a map.
+    const required = new Map();
+    const require = (id) => {
+      let exports = required.get(id);
+      if (exports === undefined) required.set(id, (exports = module.require(id)));
+      return exports;
+    };
     require.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
     require.cache = Module._cache;
     require.main = process.mainModule;
