@@ -14,7 +14,9 @@ function parse(template: string): Parsed {
   if (parsed) return parsed;
   const parts: string[] = [];
   let last = 0;
-  for (const m of template.matchAll(PLACEHOLDER)) {
+  // Most texts have no placeholder: no need to run (and compile) the pattern for them.
+  const matches = template.includes('{{') ? template.matchAll(PLACEHOLDER) : [];
+  for (const m of matches) {
     parts.push(template.slice(last, m.index), m[1]);
     last = m.index + m[0].length;
   }

@@ -24,14 +24,14 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
   const maxEntries = options.maxEntries ?? 10_000;
   const seen: Seen = { listings: new Map(), files: new Map() };
   let rootReal: string | null = null;
-  const abs = (p: string) => path.posix.resolve(projectRoot, p.replace(/\\/g, '/'));
+  const abs = (p: string) => path.posix.resolve(projectRoot, forwardSlashes(p));
   const display = (absolute: string) => {
     const rel = path.posix.relative(projectRoot, absolute);
     return rel === '' ? '.' : rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel) ? absolute : rel;
   };
   return {
     findFiles(glob: string): FileFact[] {
-      const pattern = glob.replace(/\\/g, '/');
+      const pattern = forwardSlashes(glob);
       const plan = walkGlob(pattern);
       const base = abs(plan.base === '' ? '.' : plan.base);
       if (!plan.isGlob) {
@@ -39,8 +39,7 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
         return fact ? [{ ...fact, path: display(base) }] : [];
       }
       const isMatch = plan.test;
-      const named = pattern.split(/[/{},()|]/);
-      const skipped = SKIPPED_DIRS.filter((d) => !named.includes(d));
+      const skipped = SKIPPED_DIRS.filter((d) => !namesFolder(pattern, d));
       const found: FileFact[] = [];
       walk(base, '', { isMatch, skipped, budget: { left: maxEntries }, seen }, (rel, fact) => {
         found.push({ ...fact, path: display(path.posix.join(base, rel)) });
@@ -67,6 +66,22 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
       return rel === '' ? '.' : rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel) ? real : rel;
     },
   };
+}
+
+/** `p` with backslashes turned into slashes (string scans, not a regex: no compile at the first event). */
+function forwardSlashes(p: string): string {
+  return p.includes('\\') ? p.split('\\').join('/') : p;
+}
+
+/** True when the glob names `folder` as a whole word (`node_modules/**`, `{src,.git}/*`): the walk then enters it. */
+function namesFolder(glob: string, folder: string): boolean {
+  const separators = '/{},()|';
+  for (let at = glob.indexOf(folder); at >= 0; at = glob.indexOf(folder, at + 1)) {
+    const before = at === 0 || separators.includes(glob[at - 1]);
+    const after = at + folder.length === glob.length || separators.includes(glob[at + folder.length]);
+    if (before && after) return true;
+  }
+  return false;
 }
 
 /**

@@ -38,27 +38,47 @@ export function walkGlob(pattern: string): WalkGlob {
  * @example simpleWalkGlob('src/**\/*.{ts,md}')?.test('deep/a.md') // true
  */
 export function simpleWalkGlob(pattern: string): WalkGlob | null {
-  // Left to picomatch: classes, extglobs, escapes, and a wildcard right after a dot, which
-  // picomatch reads in more than one way (`a.*` matches `a.`, `*.*` does not).
-  if (/[[\]()!+@\\]|\.[*?]/.test(pattern) || !flatBraces(pattern)) return null;
+  // Plain string scans, no regexes: each regex costs its compile at the first event.
+  if (!supported(pattern)) return null;
   const lead = pattern.startsWith('/') ? '/' : '';
   const body = pattern.startsWith('./') ? pattern.slice(2) : pattern.slice(lead.length);
   const segments = body.split('/');
   // `**` inside a name (`a**`, `**{x,y}`) has more than one reading in picomatch too.
   if (segments.some((s) => s === '' || s === '.' || s === '..' || (s !== '**' && s.includes('**')))) return null;
-  const firstGlob = segments.findIndex((s) => /[*?{]/.test(s));
+  const firstGlob = segments.findIndex(hasWildcard);
   if (firstGlob < 0) return { base: lead + body, isGlob: false, test: (rel) => rel === '' };
   const base = lead + segments.slice(0, firstGlob).join('/');
   const re = new RegExp(`^${globSource(segments.slice(firstGlob))}$`);
   return { base, isGlob: true, test: (rel) => re.test(rel) };
 }
 
-/** Braces that close, do not nest, hold no `/`, `**`, `..` (a range) or empty alternative, and have a comma. */
-function flatBraces(pattern: string): boolean {
-  const braces = pattern.match(/[{}]/g) ?? [];
-  for (let i = 0; i < braces.length; i += 2) if (braces[i] !== '{' || braces[i + 1] !== '}') return false;
-  for (const inner of pattern.match(/\{[^}]*\}/g) ?? []) if (/\/|\*\*|\.\.|[{,][,}]/.test(inner) || !inner.includes(',')) return false;
-  return true;
+/**
+ * False for what is left to picomatch: classes, extglobs and escapes; a wildcard right
+ * after a dot, which picomatch reads in more than one way (`a.*` matches `a.`, `*.*` does
+ * not); and braces that nest, do not close, hold `/`, `**`, `..` (a range) or an empty
+ * alternative, or have no comma.
+ */
+function supported(pattern: string): boolean {
+  let open = -1;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    const next = pattern[i + 1];
+    if ('[]()!+@\\'.includes(c) || (c === '.' && (next === '*' || next === '?'))) return false;
+    if (c === '{') {
+      if (open >= 0 || next === ',' || next === '}') return false;
+      open = i;
+    } else if (c === '}') {
+      if (open < 0 || !pattern.slice(open, i).includes(',')) return false;
+      open = -1;
+    } else if (open >= 0 && (c === '/' || (c === '*' && next === '*') || (c === '.' && next === '.') || (c === ',' && (next === ',' || next === '}')))) {
+      return false;
+    }
+  }
+  return open < 0;
+}
+
+function hasWildcard(segment: string): boolean {
+  return segment.includes('*') || segment.includes('?') || segment.includes('{');
 }
 
 /** The regex source of `/`-joined glob segments; `**` alone in a segment spans folders. */
@@ -77,16 +97,23 @@ function globSource(segments: string[]): string {
   return out;
 }
 
+const REGEX_SPECIAL = '.^$|+(){}[]\\';
+
 function segmentSource(segment: string): string {
   let out = '';
   for (let i = 0; i < segment.length; i++) {
     const c = segment[i];
-    if (c === '*') out += '[^/]*'; else if (c === '?') out += '[^/]';
-    else if (c === '{') {
+    if (c === '*') {
+      out += '[^/]*';
+    } else if (c === '?') {
+      out += '[^/]';
+    } else if (c === '{') {
       const end = segment.indexOf('}', i);
       out += `(?:${segment.slice(i + 1, end).split(',').map(segmentSource).join('|')})`;
       i = end;
-    } else out += c.replace(/[.^$|+(){}[\]\\]/g, '\\$&');
+    } else {
+      out += REGEX_SPECIAL.includes(c) ? `\\${c}` : c;
+    }
   }
   return out;
 }
