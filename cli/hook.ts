@@ -129,7 +129,7 @@ async function decide(
 export function parseEvent(stdin: string): HookEvent | null {
   let value: unknown;
   try {
-    value = JSON.parse(stdin.replace(/^\uFEFF/, ''));
+    value = JSON.parse(stdin.charCodeAt(0) === 0xfeff ? stdin.slice(1) : stdin);
   } catch {
     return null;
   }

@@ -38,7 +38,7 @@ export class UnsafeRegexError extends Error {
 export function toRegExp(r: RegexSource): RegExp {
   const cached = byObject.get(r);
   if (cached) return cached;
-  const flags = r.flags.replace(/[gy]/g, '');
+  const flags = r.flags.includes('g') || r.flags.includes('y') ? r.flags.replace(/[gy]/g, '') : r.flags;
   const key = `${flags}/${r.source}`;
   let re = byText.get(key);
   if (!re) {

@@ -5,7 +5,11 @@
 import type { CompiledRequirement, Facts, FileFact, RequirementCheck } from '../types';
 import { renderStrict } from './template';
 
-const GLOB_CHARS = /[*?[\]{}()!]/;
+/** True when the text has a glob character (a scan, not a regex: no compile at the first event). */
+function hasGlobChars(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if ('*?[]{}()!'.includes(text[i])) return true;
+  return false;
+}
 
 /** The checks, or the first placeholder a requirement path had no value for. */
 export type RequirementResult = { checks: RequirementCheck[]; missing?: undefined } | { checks?: undefined; missing: string };
@@ -51,7 +55,7 @@ export function describeUnmet(checks: readonly RequirementCheck[]): string {
 }
 
 function matchingFiles(file: string, facts: Facts): FileFact[] {
-  if (GLOB_CHARS.test(file)) return facts.findFiles(file);
+  if (hasGlobChars(file)) return facts.findFiles(file);
   if (facts.stat(file) !== 'file') return [];
   return facts.findFiles(file).filter((f) => f.path === file);
 }
@@ -65,8 +69,8 @@ function largest(files: readonly FileFact[]): FileFact | null {
 /** `name missing under base` for a glob with a literal base folder and file name, else `pattern missing`. */
 function describeMissing(file: string): string {
   const segments = file.split('/');
-  const firstGlob = segments.findIndex((s) => GLOB_CHARS.test(s));
+  const firstGlob = segments.findIndex((s) => hasGlobChars(s));
   const name = segments[segments.length - 1];
-  if (firstGlob <= 0 || GLOB_CHARS.test(name)) return `${file} missing`;
+  if (firstGlob <= 0 || hasGlobChars(name)) return `${file} missing`;
   return `${name} missing under ${segments.slice(0, firstGlob).join('/')}`;
 }

@@ -162,12 +162,13 @@ function storeViews(dirs: string[], name: string, artefact: CachedArtefact): str
   return 'errors' in written ? written.errors : [];
 }
 
+/** `<hash>.head.json` beside `<hash>.json`. */
 function headName(name: string): string {
-  return name.replace(/\.json$/, '.head.json');
+  return `${name.slice(0, -'.json'.length)}.head.json`;
 }
 
 function viewName(name: string, event: string, tool: string | null): string {
-  return name.replace(/\.json$/, `.view.${shortKey(`${event}\0${tool ?? ''}`)}.json`);
+  return `${name.slice(0, -'.json'.length)}.view.${shortKey(`${event}\0${tool ?? ''}`)}.json`;
 }
 
 /** The view of `build` for `event` and `tool`; undefined when no folder has it. */
