@@ -6,12 +6,13 @@
  */
 import { diagnostic } from '../diagnostics';
 import type { CompiledPolicy, Diagnostic } from '../types';
-import { cacheDirectories, cacheFileName, readCacheFiles, shortKey, writeCacheFile } from './cache-store';
+import { cacheDirectories, cacheFileName, readCacheFiles, writeCacheFile } from './cache-store';
 import type { CompileResult } from './compile-entry';
 import { ENGINE_VERSION } from './engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
-import { isViewOf, policyFromView, policyViews, viewTool, type PolicyView, type ViewCatalog } from './policy-views';
+import { policyFromView, viewTool } from './policy-views';
 import { checkSources, fingerprintSources, hashFile, type SourceHash } from './sources';
+import { parseJson, readHeads, readView, storeViews, writeHead } from './view-store';
 
 /** What is stored: the policy and the hashes that keep it valid. */
 export interface CachedArtefact {
@@ -19,19 +20,6 @@ export interface CachedArtefact {
   roots: string[];
   sources: SourceHash[];
   policy: CompiledPolicy;
-}
-
-/**
- * The head of an artefact's views (policy-views.ts): the policy without its rules, and
- * which views its build wrote.
- */
-export interface CachedHead {
-  engine: string;
-  roots: string[];
-  sources: SourceHash[];
-  build: string;
-  policy: CompiledPolicy;
-  views: ViewCatalog;
 }
 
 /** The slow path, loaded lazily (dist/compile.cjs). */
@@ -120,8 +108,7 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
   const name = cacheFileName(options.roots, engine);
   const warnings: Diagnostic[] = [];
   const now = options.now ?? Date.now;
-  for (const { file, text } of readCacheFiles(dirs, headName(name))) {
-    const head = parseHead(text, engine);
+  for (const { file, head } of readHeads(dirs, name, (value) => validArtefact(value, engine))) {
     if (!head) warnings.push(diagnostic('cache-error', `ignoring a corrupt policy cache file; rebuilding it`, { file }));
     if (!head || !sameList(head.roots, options.roots)) continue;
     const check = checkSources(head.sources, options.hash ?? hashFile, now());
@@ -129,7 +116,7 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
     const which = viewTool(head.views, event, tool);
     const view = which === undefined ? null : readView(dirs, name, head.build, event, which);
     if (view === undefined) break;
-    if (check.refreshed) writeCacheFile(dirs, headName(name), JSON.stringify({ ...head, sources: check.refreshed }));
+    if (check.refreshed) writeHead(dirs, name, { ...head, sources: check.refreshed });
     const sources = check.refreshed ?? head.sources;
     return { policy: policyFromView(head.policy, view), diagnostics: [], warnings, fromCache: true, lastOnError: head.policy.settings.onError, sources };
   }
@@ -146,54 +133,6 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
 function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact): string[] {
   const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
   return [...('errors' in written ? written.errors : []), ...storeViews(dirs, name, artefact)];
-}
-
-function storeViews(dirs: string[], name: string, artefact: CachedArtefact): string[] {
-  const build = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  const { catalog, views } = policyViews(artefact.policy, build);
-  const errors: string[] = [];
-  for (const view of views) {
-    const written = writeCacheFile(dirs, viewName(name, view.event, view.tool), JSON.stringify(view));
-    if ('errors' in written) errors.push(...written.errors);
-  }
-  if (errors.length > 0) return errors;
-  const head: CachedHead = { ...artefact, build, policy: policyFromView(artefact.policy, null), views: catalog };
-  const written = writeCacheFile(dirs, headName(name), JSON.stringify(head));
-  return 'errors' in written ? written.errors : [];
-}
-
-/** `<hash>.head.json` beside `<hash>.json`. */
-function headName(name: string): string {
-  return `${name.slice(0, -'.json'.length)}.head.json`;
-}
-
-function viewName(name: string, event: string, tool: string | null): string {
-  return `${name.slice(0, -'.json'.length)}.view.${shortKey(`${event}\0${tool ?? ''}`)}.json`;
-}
-
-/** The view of `build` for `event` and `tool`; undefined when no folder has it. */
-function readView(dirs: string[], name: string, build: string, event: string, tool: string | null): PolicyView | undefined {
-  for (const { text } of readCacheFiles(dirs, viewName(name, event, tool))) {
-    try {
-      const value: unknown = JSON.parse(text);
-      if (isViewOf(value, build, event, tool)) return value;
-    } catch {
-      // A corrupt view is a miss.
-    }
-  }
-  return undefined;
-}
-
-function parseHead(text: string, engine: string): CachedHead | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const h = value as Partial<CachedHead> | null;
-  const ok = !!h && typeof h === 'object' && typeof h.build === 'string' && !!h.views && typeof h.views === 'object';
-  return ok && validArtefact(h, engine) ? (h as CachedHead) : null;
 }
 
 /**
@@ -225,12 +164,7 @@ function sameList(a: readonly string[] | undefined, b: readonly string[]): boole
 }
 
 function parseArtefact(text: string, engine: string): CachedArtefact | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const value = parseJson(text);
   return validArtefact(value, engine) ? (value as CachedArtefact) : null;
 }
 
