@@ -48,9 +48,10 @@ if (process.env.HOOKPOLICY_SKIP_TYPECHECK !== '1') {
 }
 
 /**
- * Leaves `require('./compile.cjs')` as written, and turns the evaluator's lazy require of
- * the shell analysis into `require('./shell.cjs')`: both files sit beside the bundles at
- * run time, and only the events that need them read them.
+ * Leaves `require('./compile.cjs')` as written, and turns the evaluator's lazy requires of
+ * the shell analysis and the regex classifier into `require('./shell.cjs')` and
+ * `require('./regex-safety.cjs')`: these files sit beside the bundles at run time, and
+ * only the events that need them read them.
  */
 const compileBesideTheBundle = {
   name: 'compile-beside-the-bundle',
@@ -58,6 +59,9 @@ const compileBesideTheBundle = {
     b.onResolve({ filter: /^\.\/compile\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     b.onResolve({ filter: /^\.\/shell\/writes$/ }, (args) => (args.kind === 'require-call' && args.importer.endsWith('scope.ts')
       ? { path: './shell.cjs', external: true }
+      : undefined));
+    b.onResolve({ filter: /^\.\/regex-safety$/ }, (args) => (args.kind === 'require-call' && args.importer.endsWith('regex.ts')
+      ? { path: './regex-safety.cjs', external: true }
       : undefined));
   },
 };
@@ -83,6 +87,7 @@ const bundles = {
   'cli.cjs': 'cli/main.ts',
   'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
   'shell.cjs': 'engine/evaluate/shell/writes.ts',
+  'regex-safety.cjs': 'engine/evaluate/regex-safety.ts',
 };
 
 /**

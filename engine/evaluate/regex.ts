@@ -7,7 +7,7 @@
  */
 import type { Script } from 'vm';
 import type { RegexSource } from '../types';
-import { isSuperLinear, superLinearReason } from './regex-safety';
+import type * as RegexSafetyModule from './regex-safety';
 
 const byObject = new WeakMap<RegexSource, RegExp>();
 const byText = new Map<string, RegExp>();
@@ -99,7 +99,7 @@ function needsWatchdog(r: RegexSource): boolean {
   // Hand-built sources (tests, older artefacts) are classified once per process.
   const key = `${r.flags}/${r.source}`;
   let flagged = classified.get(key);
-  if (flagged === undefined) classified.set(key, (flagged = isSuperLinear(r.source, r.flags)));
+  if (flagged === undefined) classified.set(key, (flagged = regexSafety().isSuperLinear(r.source, r.flags)));
   return flagged;
 }
 
@@ -127,10 +127,22 @@ function execGuarded(r: RegexSource, re: RegExp, text: string): RegExpExecArray 
     return script.runInThisContext({ timeout: WATCHDOG_MS }) as RegExpExecArray | null;
   } catch (err) {
     if ((err as { code?: string })?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      throw new UnsafeRegexError(r.source, superLinearReason(r.source, r.flags) ?? `a ${text.length}-character text`);
+      throw new UnsafeRegexError(r.source, regexSafety().superLinearReason(r.source, r.flags) ?? `a ${text.length}-character text`);
     }
     throw err;
   } finally {
     delete global[SLOT];
   }
+}
+
+let regexSafetyModule: typeof RegexSafetyModule | undefined;
+
+/**
+ * The classifier, loaded only when needed: compiled policies carry its verdict (`guard`),
+ * so the runner needs it only for a hand-built source or to explain a stopped match
+ * (dist/regex-safety.cjs beside the bundle; a tenth of the runner it would otherwise load).
+ */
+function regexSafety(): typeof RegexSafetyModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (regexSafetyModule ??= require('./regex-safety') as typeof RegexSafetyModule);
 }

@@ -84,6 +84,25 @@ describe('deadline_ms with a real expression (through the binary)', () => {
   }, 15_000);
 });
 
+describe('a regex the watchdog stops (through the binary)', () => {
+  // The compiler marks the pattern; the runner matches it under the 1 s watchdog, and names
+  // why it was marked (the classifier loads from dist/regex-safety.cjs only then).
+  test('fails its rule per on_error, with the classifier\'s reason', async () => {
+    const box = makeSandbox({
+      '.claude/policies.yaml': 'version: 1\nsettings: { on_error: closed }\nrules:\n  - { id: nested, on: PreToolUse, tools: Bash, command: ["^(a+)+$"], deny: "no" }\n',
+    });
+    try {
+      const bash = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `${'a'.repeat(40)}!` } });
+      const r = await spawnHook(bash, { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 10_000 });
+      const out = JSON.parse(r.stdout);
+      expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
+      expect(out.hookSpecificOutput.permissionDecisionReason).toMatch(/regex-unsafe.*ran longer than 1000 ms on this text and was stopped \(a quantifier applied to a group that contains a quantifier\)/);
+    } finally {
+      box.remove();
+    }
+  }, 15_000);
+});
+
 describe('a decision log that cannot be written', () => {
   it('costs a log-error warning on stderr, never the decision', async () => {
     const box = makeSandbox({
