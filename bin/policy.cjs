@@ -9,11 +9,17 @@
 // Module.prototype._compile is wrapped so that the bundle (and dist/compile.cjs on a
 // policy cache miss), and any dependency it requires lazily from node_modules (jsonata, re2js, the shell parser), is compiled by
 // vm.Script with `cachedData` read from <cache dir>/v8-<id>.cache, one file per module,
-// whose first line is the key (size and mtime of the file, Node version, arch). A
-// missing, stale or rejected cache costs only time: the module compiles from source and
-// its cache is rewritten (atomically) after the answer is written.
+// whose first line is the key (size and mtime of the file, Node version, arch), a tab,
+// and the kinds of run the cache has seen. A missing, stale or rejected cache costs only
+// time: the module compiles from source and its cache is rewritten (atomically) after the
+// answer is written.
+// A cache holds the functions compiled by the runs that wrote it; any other function is
+// compiled again at every event that reaches it (~0.5-0.8 ms for a deny or a file walk
+// when the cache was written by an event that matched nothing). So a hit by a new kind
+// of run (event, tool, outcome) writes the cache again with what this run compiled too,
+// until it has seen them all (at most 64 kinds).
 // HOOKPOLICY_CODE_CACHE=off turns it off; HOOKPOLICY_DEBUG_CODE_CACHE=1 reports
-// hit/miss/rejected per module on stderr.
+// hit/miss/rejected/extended per module on stderr.
 
 const fs = require('fs');
 const path = require('path');
@@ -42,7 +48,7 @@ function runHook(bundle) {
   hook.main(process.argv.slice(3)).then((result) => {
     process.exitCode = result.exitCode;
     // The answer is written; only now pay for storing new code caches.
-    if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1');
+    if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1', result.runKind);
     // After a deadline, evaluation may still hold the event loop open: stop now.
     if (result.timedOut) process.exit();
   });
@@ -63,11 +69,13 @@ function installCodeCache(bundle, env) {
   Module.prototype._compile = function compileWithCache(content, filename) {
     if (path.dirname(filename) !== dist && !filename.includes(`${path.sep}node_modules${path.sep}`)) return original.call(this, content, filename);
     let script;
-    const entry = { file: filename, name: `v8-${shortHash(filename)}.cache`, key: null, status: 'miss', script: null };
+    const entry = { file: filename, name: `v8-${shortHash(filename)}.cache`, key: null, kinds: [], status: 'miss', script: null };
     try {
       const stat = fs.statSync(filename);
       entry.key = `${stat.size}:${stat.mtimeMs}:${process.version}:${process.arch}`;
-      const cachedData = readCodeCache(dirs, entry.name, entry.key);
+      const cached = readCodeCache(dirs, entry.name, entry.key);
+      const cachedData = cached && cached.data;
+      if (cached) entry.kinds = cached.kinds;
       script = new vm.Script(Module.wrap(content), { filename, cachedData: cachedData || undefined });
       entry.status = !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
       entry.script = script;
@@ -102,16 +110,24 @@ function installCodeCache(bundle, env) {
       module.loaded = true;
       return module.exports;
     },
-    finish(debug) {
+    finish(debug, runKind) {
+      const kind = typeof runKind === 'string' ? runKind.replace(/[^\w/:.-]/g, '_') : '';
       for (const entry of compiled) {
-        if (entry.status !== 'hit') storeCodeCache(dirs, entry);
+        if (entry.status !== 'hit') {
+          entry.kinds = kind ? [kind] : [];
+          storeCodeCache(dirs, entry);
+        } else if (kind && !entry.kinds.includes(kind) && entry.kinds.length < 64) {
+          entry.status = 'extended';
+          entry.kinds = [...entry.kinds, kind];
+          storeCodeCache(dirs, entry);
+        }
         if (debug) process.stderr.write(`hookpolicy: code cache ${entry.status} ${path.basename(entry.file)} (${entry.stored || path.join(dirs[0], entry.name)})\n`);
       }
     },
   };
 }
 
-/** The cached data for `key` from the first folder that has it, or null. */
+/** The cached data for `key` from the first folder that has it, and the kinds of run it has seen; or null. */
 function readCodeCache(dirs, name, key) {
   for (const dir of dirs) {
     let buffer;
@@ -121,7 +137,9 @@ function readCodeCache(dirs, name, key) {
       continue;
     }
     const newline = buffer.indexOf(10);
-    if (newline > 0 && buffer.toString('utf8', 0, newline) === key) return buffer.subarray(newline + 1);
+    if (newline <= 0) continue;
+    const [found, kinds] = buffer.toString('utf8', 0, newline).split('\t');
+    if (found === key) return { data: buffer.subarray(newline + 1), kinds: kinds ? kinds.split(',') : [] };
   }
   return null;
 }
@@ -134,7 +152,7 @@ function storeCodeCache(dirs, entry) {
   } catch {
     return;
   }
-  const content = Buffer.concat([Buffer.from(`${entry.key}\n`, 'utf8'), data]);
+  const content = Buffer.concat([Buffer.from(`${entry.key}\t${entry.kinds.join(',')}\n`, 'utf8'), data]);
   for (const dir of dirs) {
     const file = path.join(dir, entry.name);
     const tmp = `${file}.${process.pid}.tmp`;

@@ -16,6 +16,11 @@ export interface HookMainResult {
   exitCode: 0 | 2;
   /** The deadline passed: bin ends the process at once instead of waiting for stray work. */
   timedOut: boolean;
+  /**
+   * What kind of run this was (`PreToolUse/Bash/deny`), for bin's code cache: runs of one
+   * kind use much the same functions, so a cache that has seen every kind compiles none.
+   */
+  runKind: string;
 }
 
 /**
@@ -26,7 +31,8 @@ export async function main(argv: string[]): Promise<HookMainResult> {
   const result = await runHook({ argv, stdin: readStdin(), env: process.env, cwd: process.cwd() });
   writeAll(1, result.response.stdout);
   writeAll(2, result.response.stderr);
-  return { exitCode: result.response.exitCode, timedOut: result.timedOut };
+  const d = result.decision;
+  return { exitCode: result.response.exitCode, timedOut: result.timedOut, runKind: d ? `${d.event}/${d.tool ?? ''}/${d.outcome}` : 'failed' };
 }
 
 function readStdin(): string {

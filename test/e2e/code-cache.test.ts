@@ -68,6 +68,29 @@ describe('the V8 code cache', () => {
     expect([second.stdout, second.code, second.bundle]).toEqual([DENY, 0, 'hit']);
   });
 
+  it('a hit by a new kind of run writes the cache again with what that run compiled; a kind it has seen does not', () => {
+    const stop = JSON.stringify({ hook_event_name: 'Stop', cwd: root, stop_hook_active: false });
+    let hookCache = '';
+    const runWith = (input: string) => {
+      const r = spawnSync(process.execPath, [bin, 'hook'], { input, env: env({ HOOKPOLICY_DEBUG_CODE_CACHE: '1' }), encoding: 'utf8' });
+      const m = /code cache (\w+) hook\.cjs \((.*)\)/.exec(r.stderr);
+      hookCache = m?.[2] ?? '';
+      return m?.[1];
+    };
+    // The kinds of run the bundle's cache has seen: after the tab on its first line.
+    const header = () => {
+      const text = fs.readFileSync(hookCache);
+      return text.subarray(0, text.indexOf(10)).toString().split('\t')[1];
+    };
+    expect(runWith(event())).toBe('miss');
+    expect(header()).toBe('PreToolUse/Write/deny');
+    expect(runWith(event())).toBe('hit');
+    expect(runWith(stop)).toBe('extended');
+    expect(header()).toBe('PreToolUse/Write/deny,Stop//none');
+    expect(runWith(stop)).toBe('hit');
+    expect(runWith(event())).toBe('hit');
+  });
+
   it('a corrupt cache still gives the right answer, and is rewritten', () => {
     run();
     for (const f of codeCacheFiles()) {
