@@ -76,18 +76,23 @@ function fnv1a(text: string, basis: number): string {
   return h.toString(16).padStart(8, '0');
 }
 
-/** The text of every cache file named `name` in `dirs`, in order of preference. */
-export function readCacheFiles(dirs: readonly string[], name: string): Array<{ file: string; text: string }> {
-  const found: Array<{ file: string; text: string }> = [];
+/**
+ * The text of every cache file named `name` in `dirs`, in order of preference, read as
+ * the caller goes: one that stops at the first good file never touches the next folders
+ * (a missing file costs an exception, ~0.3 ms the first time in a process).
+ */
+export function* readCacheFiles(dirs: readonly string[], name: string): Generator<{ file: string; text: string }> {
   for (const dir of dirs) {
     const file = path.join(dir, name);
+    let text: string;
     try {
-      found.push({ file, text: fs.readFileSync(file, 'utf8') });
+      text = fs.readFileSync(file, 'utf8');
     } catch {
       // Missing or unreadable: a plain cache miss.
+      continue;
     }
+    yield { file, text };
   }
-  return found;
 }
 
 /**

@@ -41,15 +41,15 @@ export function writeHead(dirs: string[], name: string, head: CachedHead): strin
 }
 
 /**
- * The heads found for `name`, in folder order; `head` is null for one that is corrupt or
- * fails `isArtefact` (the artefact checks of policy-cache.ts).
+ * The heads found for `name`, in folder order and read as the caller goes; `head` is null
+ * for one that is corrupt or fails `isArtefact` (the artefact checks of policy-cache.ts).
  */
-export function readHeads(dirs: string[], name: string, isArtefact: (value: unknown) => boolean): Array<{ file: string; head: CachedHead | null }> {
-  return readCacheFiles(dirs, headName(name)).map(({ file, text }) => {
+export function* readHeads(dirs: string[], name: string, isArtefact: (value: unknown) => boolean): Generator<{ file: string; head: CachedHead | null }> {
+  for (const { file, text } of readCacheFiles(dirs, headName(name))) {
     const h = parseJson(text) as Partial<CachedHead> | undefined;
     const ok = !!h && typeof h === 'object' && typeof h.build === 'string' && !!h.views && typeof h.views === 'object' && isArtefact(h);
-    return { file, head: ok ? (h as CachedHead) : null };
-  });
+    yield { file, head: ok ? (h as CachedHead) : null };
+  }
 }
 
 /** The view of `build` for `event` and `tool`; undefined when no folder has it. */
