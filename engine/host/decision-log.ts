@@ -90,15 +90,23 @@ export function buildDecisionRecord(decision: Decision, event: HookEvent, policy
  */
 export function appendDecisionRecord(file: string, projectRoot: string, record: DecisionRecord): Diagnostic | null {
   const target = path.resolve(projectRoot, file);
-  const line = `${JSON.stringify(record)}\n`;
+  const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
   try {
+    let fd: number;
     try {
-      fs.appendFileSync(target, line, { flag: 'a' });
+      fd = fs.openSync(target, 'a');
     } catch (e) {
       // The folder is made only when the first write finds it missing.
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.appendFileSync(target, line, { flag: 'a' });
+      fd = fs.openSync(target, 'a');
+    }
+    // open/write/close rather than appendFileSync: the same O_APPEND write, without the
+    // ~0.1-0.3 ms appendFileSync's first call costs a one-shot process.
+    try {
+      for (let written = 0; written < line.length;) written += fs.writeSync(fd, line, written, line.length - written);
+    } finally {
+      fs.closeSync(fd);
     }
     return null;
   } catch (e) {
