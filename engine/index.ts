@@ -58,7 +58,7 @@ export { createFileFacts } from './host/file-facts';
 export type { FileFactsOptions } from './host/file-facts';
 export { discoverPolicyFiles, DEFAULT_POLICY_FILES } from './host/discover';
 export { resolveProjectRoot, toAbsolutePosix } from './host/project-root';
-export { loadPolicy, lastArtefact } from './host/policy-cache';
+export { loadPolicy, loadPolicyForEvent, lastArtefact } from './host/policy-cache';
 export type { CachedArtefact, LoadPolicyOptions, LoadPolicyResult, PolicyCompiler } from './host/policy-cache';
 export { cacheDirectories, cacheFileName } from './host/cache-store';
 export { logCategories, buildDecisionRecord, appendDecisionRecord, recordDecision } from './host/decision-log';
