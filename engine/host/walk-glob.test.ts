@@ -31,6 +31,7 @@ describe('simpleWalkGlob', () => {
     ['src/'],
     ['src/a**'],
     ['src/x{a,}'],
+    ['?$$'],
   ])('leaves %s to picomatch', (glob) => {
     expect(simpleWalkGlob(glob)).toBeNull();
     expect(walkGlob(glob).base).toBe(picomatch.scan(glob).base);

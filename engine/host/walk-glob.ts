@@ -55,7 +55,7 @@ export function simpleWalkGlob(pattern: string): WalkGlob | null {
 /**
  * False for what is left to picomatch: classes, extglobs and escapes; a wildcard right
  * after a dot, which picomatch reads in more than one way (`a.*` matches `a.`, `*.*` does
- * not); and braces that nest, do not close, hold `/`, `**`, `..` (a range) or an empty
+ * not); `$$`, which some of picomatch's shortcuts read as one `$`; and braces that nest, do not close, hold `/`, `**`, `..` (a range) or an empty
  * alternative, or have no comma.
  */
 function supported(pattern: string): boolean {
@@ -63,7 +63,7 @@ function supported(pattern: string): boolean {
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
     const next = pattern[i + 1];
-    if ('[]()!+@\\'.includes(c) || (c === '.' && (next === '*' || next === '?'))) return false;
+    if ('[]()!+@\\'.includes(c) || (c === '.' && (next === '*' || next === '?')) || (c === '$' && next === '$')) return false;
     if (c === '{') {
       if (open >= 0 || next === ',' || next === '}') return false;
       open = i;
