@@ -97,7 +97,7 @@ const installCodeCache = (function installCodeCache(bundle, env) {
      * The bundle's exports, compiled through the cache without the module resolver: its path
      * is known, so the stat and realpath calls of require() would only cost time.
      */
-    load(file) {
+    load: (function load(file) {
       const module = new Module(file, null);
       module.filename = file;
       module.paths = Module._nodeModulePaths(path.dirname(file));
@@ -105,9 +105,11 @@ const installCodeCache = (function installCodeCache(bundle, env) {
       module._compile(fs.readFileSync(file, 'utf8'), file);
       module.loaded = true;
       return module.exports;
-    },
-    finish(debug, runKind) {
-      const kind = typeof runKind === 'string' ? runKind.replace(/[^\w/:.-]/g, '_') : '';
+    }),
+    finish: (function finish(debug, runKind) {
+      // The kinds are kept comma-separated on the cache's first line.
+      let kind = typeof runKind === 'string' ? runKind : '';
+      if (kind.includes(',') || kind.includes('\t') || kind.includes('\n') || kind.includes('\r')) kind = kind.split(/[,\t\r\n]/).join('_');
       for (const entry of compiled) {
         if (entry.status !== 'hit') {
           entry.kinds = kind ? [kind] : [];
@@ -119,7 +121,7 @@ const installCodeCache = (function installCodeCache(bundle, env) {
         }
         if (debug) process.stderr.write(`hookpolicy: code cache ${entry.status} ${path.basename(entry.file)} (${entry.stored || path.join(dirs[0], entry.name)})\n`);
       }
-    },
+    }),
   };
 });
 
