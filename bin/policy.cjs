@@ -7,7 +7,8 @@
 //
 // The code cache (Node 20 has no module.enableCompileCache): while the hook runs,
 // Module.prototype._compile is wrapped so that the bundle (and dist/compile.cjs on a
-// policy cache miss), and any dependency it requires lazily from node_modules (jsonata, re2js, the shell parser), is compiled by
+// policy cache miss), the chunks beside it (dist/shell.cjs, dist/regex-safety.cjs) and any dependency
+// it requires lazily from node_modules (jsonata, picomatch, the shell parser), is compiled by
 // vm.Script with `cachedData` read from <cache dir>/v8-<id>.cache, one file per module,
 // whose first line is the key (size and mtime of the file, Node version, arch), a tab,
 // and the kinds of run the cache has seen. A missing, stale or rejected cache costs only
@@ -52,7 +53,8 @@ const runHook = (function runHook(bundle) {
 
 /**
  * Wraps Module.prototype._compile for the files beside the bundle and under node_modules;
- * returns { finish(debug) }, which stores the caches that missed and restores nothing
+ * returns { load(file), finish(debug, runKind) }: load compiles the bundle through it,
+ * finish stores the caches that missed or met a new kind of run, and restores nothing
  * (the process is about to end).
  */
 const installCodeCache = (function installCodeCache(bundle, env) {

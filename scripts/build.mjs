@@ -48,21 +48,24 @@ if (process.env.HOOKPOLICY_SKIP_TYPECHECK !== '1') {
 }
 
 /**
- * Leaves `require('./compile.cjs')` as written, and turns the evaluator's lazy requires of
- * the shell analysis and the regex classifier into `require('./shell.cjs')` and
- * `require('./regex-safety.cjs')`: these files sit beside the bundles at run time, and
- * only the events that need them read them.
+ * Code the runner loads only when an event needs it, as a file of its own beside the
+ * bundles: the lazy `require(request)` in `importer` becomes `require(chunk)`, and `chunk`
+ * is built from `entry`.
  */
+const LAZY_CHUNKS = [
+  { request: './shell/writes', importer: 'scope.ts', chunk: 'shell.cjs', entry: 'engine/evaluate/shell/writes.ts' },
+  { request: './regex-safety', importer: 'regex.ts', chunk: 'regex-safety.cjs', entry: 'engine/evaluate/regex-safety.ts' },
+];
+
+/** Leaves `require('./compile.cjs')` as written, and points each lazy chunk's require at its file. */
 const compileBesideTheBundle = {
   name: 'compile-beside-the-bundle',
   setup(b) {
     b.onResolve({ filter: /^\.\/compile\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-    b.onResolve({ filter: /^\.\/shell\/writes$/ }, (args) => (args.kind === 'require-call' && args.importer.endsWith('scope.ts')
-      ? { path: './shell.cjs', external: true }
-      : undefined));
-    b.onResolve({ filter: /^\.\/regex-safety$/ }, (args) => (args.kind === 'require-call' && args.importer.endsWith('regex.ts')
-      ? { path: './regex-safety.cjs', external: true }
-      : undefined));
+    b.onResolve({ filter: /^\./ }, (args) => {
+      const lazy = LAZY_CHUNKS.find((c) => c.request === args.path && args.kind === 'require-call' && args.importer.endsWith(c.importer));
+      return lazy ? { path: `./${lazy.chunk}`, external: true } : undefined;
+    });
   },
 };
 
@@ -86,8 +89,7 @@ const bundles = {
   'compile.cjs': 'engine/host/compile-entry.ts',
   'cli.cjs': 'cli/main.ts',
   'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
-  'shell.cjs': 'engine/evaluate/shell/writes.ts',
-  'regex-safety.cjs': 'engine/evaluate/regex-safety.ts',
+  ...Object.fromEntries(LAZY_CHUNKS.map((c) => [c.chunk, c.entry])),
 };
 
 /**

@@ -61,11 +61,9 @@ const TOKEN_SCRUBBERS: readonly Scrubber[] = [
 export function redactText(text: string, extra: readonly string[] = []): string {
   let out = text.includes('\n') ? redactDotenvBlock(text) : text;
   for (const s of TOKEN_SCRUBBERS) {
-    const haystack = s.caseless ? out.toLowerCase() : out;
-    if (s.hints.some((h) => haystack.includes(h))) out = out.replace(s.pattern, s.replace as (m: string, ...a: unknown[]) => string);
+    if (hinted(s, out)) out = out.replace(s.pattern, s.replace as (m: string, ...a: unknown[]) => string);
   }
-  const lower = out.toLowerCase();
-  if (SECRET_WORDS.some((w) => lower.includes(w))) {
+  if (hasSecretWord(out.toLowerCase())) {
     out = redactAssignments(out, ASSIGNMENT);
     out = redactAssignments(out, FLAG);
   }
@@ -85,9 +83,17 @@ export function redactRecord<T>(value: T, extra: readonly string[] = []): T {
 
 /** False when no scrubber of redactText could change any part of `text`. */
 function mayHoldSecret(text: string): boolean {
-  const lower = text.toLowerCase();
-  return text.includes('\n') || SECRET_WORDS.some((w) => lower.includes(w))
-    || TOKEN_SCRUBBERS.some((s) => s.hints.some((h) => (s.caseless ? lower : text).includes(h)));
+  return text.includes('\n') || hasSecretWord(text.toLowerCase()) || TOKEN_SCRUBBERS.some((s) => hinted(s, text));
+}
+
+/** True when the text holds one of the scrubber's hints. */
+function hinted(s: Scrubber, text: string): boolean {
+  const haystack = s.caseless ? text.toLowerCase() : text;
+  return s.hints.some((h) => haystack.includes(h));
+}
+
+function hasSecretWord(lower: string): boolean {
+  return SECRET_WORDS.some((w) => lower.includes(w));
 }
 
 function stringsOf(value: unknown, depth: number): string[] {

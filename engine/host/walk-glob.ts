@@ -46,7 +46,7 @@ export function simpleWalkGlob(pattern: string): WalkGlob | null {
   // `**` inside a name (`a**`, `**{x,y}`) has more than one reading in picomatch too.
   if (segments.some((s) => s === '' || s === '.' || s === '..' || (s !== '**' && s.includes('**')))) return null;
   const firstGlob = segments.findIndex(hasWildcard);
-  if (firstGlob < 0) return { base: lead + body, isGlob: false, test: (rel) => rel === '' };
+  if (firstGlob < 0) return plainPath(lead + body);
   const base = lead + segments.slice(0, firstGlob).join('/');
   const re = new RegExp(`^${globSource(segments.slice(firstGlob))}$`);
   return { base, isGlob: true, test: (rel) => re.test(rel) };
@@ -118,11 +118,16 @@ function segmentSource(segment: string): string {
   return out;
 }
 
+/** A pattern without glob characters: the walker stats `base` itself; nothing under it matches. */
+function plainPath(base: string): WalkGlob {
+  return { base, isGlob: false, test: (rel) => rel === '' };
+}
+
 let picomatchModule: typeof picomatchType | undefined;
 
 function picomatchWalkGlob(pattern: string): WalkGlob {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const picomatch = (picomatchModule ??= require('picomatch') as typeof picomatchType);
   const scan = picomatch.scan(pattern);
-  return { base: scan.base, isGlob: scan.isGlob, test: scan.isGlob ? picomatch(scan.glob, { dot: true }) : (rel) => rel === '' };
+  return scan.isGlob ? { base: scan.base, isGlob: true, test: picomatch(scan.glob, { dot: true }) } : plainPath(scan.base);
 }
