@@ -9,16 +9,20 @@
 // Module.prototype._compile is wrapped so that the bundle (and dist/compile.cjs on a
 // policy cache miss), the chunks beside it (dist/shell.cjs, dist/regex-safety.cjs) and any dependency
 // it requires lazily from node_modules (jsonata, picomatch, the shell parser), is compiled by
-// vm.Script with `cachedData` read from <cache dir>/v8-<id>.cache, one file per module,
-// whose first line is the key (size and mtime of the file, Node version, arch), a tab,
-// and the kinds of run the cache has seen. A missing, stale or rejected cache costs only
-// time: the module compiles from source and its cache is rewritten (atomically) after the
-// answer is written.
+// vm.Script with `cachedData` read from <cache dir>/v8-<module>-<key>.cache, one file per
+// module: <module> names the file, <key> its size and mtime, the Node version and arch, so
+// the cache is one plain read with no header to parse. A missing, stale or rejected cache
+// costs only time: the module compiles from source and its cache is rewritten
+// (atomically) after the answer is written, and the module's caches for other keys are
+// removed then.
 // A cache holds the functions compiled by the runs that wrote it; any other function is
 // compiled again at every event that reaches it (~0.5-0.8 ms for a deny or a file walk
-// when the cache was written by an event that matched nothing). So a hit by a new kind
-// of run (event, tool, outcome) writes the cache again with what this run compiled too,
-// until it has seen them all (at most 64 kinds).
+// when the cache was written by an event that matched nothing). So the kinds of run
+// (event, tool, outcome) a cache has seen are listed in v8-<module>-<key>.kinds, read
+// after the answer is written, and a hit by a new kind writes the cache again with what
+// this run compiled too, until it has seen them all (at most 64 kinds). A run that
+// compiled the policy (it loaded dist/compile.cjs) writes no cache for the bundle: the
+// functions of that path would be deserialized at every later event for nothing.
 // HOOKPOLICY_CODE_CACHE=off turns it off; HOOKPOLICY_DEBUG_CODE_CACHE=1 reports
 // hit/miss/rejected/extended per module on stderr.
 
@@ -59,7 +63,8 @@ const runHook = (function runHook(bundle) {
  */
 const installCodeCache = (function installCodeCache(bundle, env) {
   const vm = require('vm');
-  const Module = require('module');
+  // The Module class, without require('module'), which loads the ESM loader and source maps (~0.2 ms).
+  const Module = module.constructor;
   const dirs = cacheDirs(env);
   const compiled = [];
   const original = Module.prototype._compile;
@@ -67,15 +72,14 @@ const installCodeCache = (function installCodeCache(bundle, env) {
   Module.prototype._compile = (function compileWithCache(content, filename) {
     if (path.dirname(filename) !== dist && !filename.includes(`${path.sep}node_modules${path.sep}`)) return original.call(this, content, filename);
     let script;
-    const entry = { file: filename, name: `v8-${shortHash(filename)}.cache`, key: null, kinds: [], status: 'miss', script: null };
+    const entry = { file: filename, prefix: `v8-${shortHash(filename)}-`, name: '', found: null, status: 'miss', note: '', script: null };
     try {
       const stat = fs.statSync(filename);
-      entry.key = `${stat.size}:${stat.mtimeMs}:${process.version}:${process.arch}`;
-      const cached = readCodeCache(dirs, entry.name, entry.key);
-      const cachedData = cached && cached.data;
-      if (cached) entry.kinds = cached.kinds;
-      script = new vm.Script(Module.wrap(content), { filename, cachedData: cachedData || undefined });
-      entry.status = !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+      entry.name = `${entry.prefix}${shortHash(`${stat.size}:${stat.mtimeMs}:${process.version}:${process.arch}`)}`;
+      const cached = readCodeCache(dirs, `${entry.name}.cache`);
+      script = new vm.Script(Module.wrap(content), { filename, cachedData: cached ? cached.data : undefined });
+      entry.status = !cached ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+      entry.found = cached && cached.dir;
       entry.script = script;
     } catch {
       return original.call(this, content, filename);
@@ -109,66 +113,98 @@ const installCodeCache = (function installCodeCache(bundle, env) {
       return module.exports;
     }),
     finish: (function finish(debug, runKind) {
-      // The kinds are kept comma-separated on the cache's first line.
+      // The kinds are kept one per line.
       let kind = typeof runKind === 'string' ? runKind : '';
-      if (kind.includes(',') || kind.includes('\t') || kind.includes('\n') || kind.includes('\r')) kind = kind.split(/[,\t\r\n]/).join('_');
+      if (kind.includes('\n') || kind.includes('\r')) kind = kind.split(/[\r\n]/).join('_');
+      const compiledPolicy = compiled.some((entry) => entry.file === path.join(dist, 'compile.cjs'));
       for (const entry of compiled) {
-        if (entry.status !== 'hit') {
-          entry.kinds = kind ? [kind] : [];
-          storeCodeCache(dirs, entry);
-        } else if (kind && !entry.kinds.includes(kind) && entry.kinds.length < 64) {
-          entry.status = 'extended';
-          entry.kinds = [...entry.kinds, kind];
-          storeCodeCache(dirs, entry);
+        if (compiledPolicy && entry.file === bundle) {
+          if (entry.status !== 'hit') entry.note = ', not stored: this run compiled the policy';
+        } else if (entry.status !== 'hit') {
+          storeCodeCache(dirs, entry, kind ? [kind] : []);
+        } else if (kind) {
+          const kinds = readKinds(entry.found, entry.name);
+          if (!kinds.includes(kind) && kinds.length < 64) {
+            entry.status = 'extended';
+            storeCodeCache(dirs, entry, [...kinds, kind]);
+          }
         }
-        if (debug) process.stderr.write(`hookpolicy: code cache ${entry.status} ${path.basename(entry.file)} (${entry.stored || path.join(dirs[0], entry.name)})\n`);
+        if (debug) process.stderr.write(`hookpolicy: code cache ${entry.status} ${path.basename(entry.file)} (${entry.stored || path.join(entry.found || dirs[0], `${entry.name}.cache`)})${entry.note || ''}\n`);
       }
     }),
   };
 });
 
-/** The cached data for `key` from the first folder that has it, and the kinds of run it has seen; or null. */
-const readCodeCache = (function readCodeCache(dirs, name, key) {
+/** The cached data in the first folder that has the file `name`, and that folder; or null. */
+const readCodeCache = (function readCodeCache(dirs, name) {
   for (const dir of dirs) {
-    let buffer;
     try {
-      buffer = fs.readFileSync(path.join(dir, name));
+      return { data: fs.readFileSync(path.join(dir, name)), dir };
     } catch {
-      continue;
+      // Not in this folder.
     }
-    const newline = buffer.indexOf(10);
-    if (newline <= 0) continue;
-    const [found, kinds] = buffer.toString('utf8', 0, newline).split('\t');
-    if (found === key) return { data: buffer.subarray(newline + 1), kinds: kinds ? kinds.split(',') : [] };
   }
   return null;
 });
 
-/** Writes key + cached data to a temporary file and renames it into the first writable folder. */
-function storeCodeCache(dirs, entry) {
+/** The kinds of run the cache `name` in `dir` has seen (one per line of its .kinds file). */
+function readKinds(dir, name) {
+  try {
+    return fs.readFileSync(path.join(dir, `${name}.kinds`), 'utf8').split('\n').filter((k) => k !== '');
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Writes the cached data, then the kinds it has seen, each to a temporary file renamed
+ * into the first writable folder; then removes that folder's caches of the same module
+ * for other keys (older builds of the file, other Node versions).
+ */
+function storeCodeCache(dirs, entry, kinds) {
   let data;
   try {
     data = entry.script.createCachedData();
   } catch {
     return;
   }
-  const content = Buffer.concat([Buffer.from(`${entry.key}\t${entry.kinds.join(',')}\n`, 'utf8'), data]);
   for (const dir of dirs) {
-    const file = path.join(dir, entry.name);
-    const tmp = `${file}.${process.pid}.tmp`;
+    const file = path.join(dir, `${entry.name}.cache`);
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(tmp, content, { mode: 0o600 });
-      fs.renameSync(tmp, file);
+      writeAtomically(file, data);
+      writeAtomically(path.join(dir, `${entry.name}.kinds`), kinds.map((k) => `${k}\n`).join(''));
       entry.stored = file;
-      return;
     } catch {
-      try {
-        fs.rmSync(tmp, { force: true });
-      } catch {
-        // Nothing to clean up.
-      }
+      continue;
     }
+    removeOtherKeys(dir, entry);
+    return;
+  }
+}
+
+function writeAtomically(file, content) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, content, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Removes v8-<module>-<other key>.cache/.kinds (and the older single-file v8-<module>.cache) beside the one just stored. */
+function removeOtherKeys(dir, entry) {
+  const legacy = `${entry.prefix.slice(0, -1)}.cache`;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      const stale = name === legacy
+        || (name.startsWith(entry.prefix) && !name.startsWith(`${entry.name}.`) && (name.endsWith('.cache') || name.endsWith('.kinds')));
+      if (stale) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  } catch {
+    // A cache that stays behind costs only disk space.
   }
 }
 

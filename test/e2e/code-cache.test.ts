@@ -57,13 +57,22 @@ function run(extra: Record<string, string | undefined> = {}) {
   return { stdout: r.stdout, code: r.status, bundle: statusOf('hook.cjs'), stderr: r.stderr };
 }
 
-const codeCacheFiles = () => fs.readdirSync(cacheDir).filter((f) => /^v8-[0-9a-f]{8}\.cache$/.test(f));
+const codeCacheFiles = () => fs.readdirSync(cacheDir).filter((f) => /^v8-[0-9a-f]{8}-[0-9a-f]{8}\.cache$/.test(f));
+/** The bundle's cache file, from a run's debug line. */
+const bundleCacheOf = (stderr: string) => /code cache \w+ hook\.cjs \((.*?)\)/.exec(stderr)?.[1] ?? '';
 
 describe('the V8 code cache', () => {
-  it('is written by the first run and used by the second, with the same answer', () => {
+  it('is written by the first run that finds the policy compiled, and used by the next, with the same answer', () => {
+    const compiling = run();
+    expect([compiling.stdout, compiling.code, compiling.bundle]).toEqual([DENY, 0, 'miss']);
+    expect(compiling.stderr).toMatch(/code cache miss hook\.cjs \(.*\), not stored: this run compiled the policy\n/);
+    expect(fs.existsSync(bundleCacheOf(compiling.stderr))).toBe(false);
+    // The compiler's own cache is stored: the next edit of the policy compiles faster.
+    expect(compiling.stderr).toMatch(/code cache miss compile\.cjs/);
+    expect(codeCacheFiles().length).toBeGreaterThanOrEqual(1);
     const first = run();
     expect([first.stdout, first.code, first.bundle]).toEqual([DENY, 0, 'miss']);
-    expect(codeCacheFiles().length).toBeGreaterThanOrEqual(1);
+    expect(fs.existsSync(bundleCacheOf(first.stderr))).toBe(true);
     const second = run();
     expect([second.stdout, second.code, second.bundle]).toEqual([DENY, 0, 'hit']);
   });
@@ -77,43 +86,41 @@ describe('the V8 code cache', () => {
       hookCache = m?.[2] ?? '';
       return m?.[1];
     };
-    // The kinds of run the bundle's cache has seen: after the tab on its first line.
-    const header = () => {
-      const text = fs.readFileSync(hookCache);
-      return text.subarray(0, text.indexOf(10)).toString().split('\t')[1];
-    };
+    // The kinds of run the bundle's cache has seen: one per line of the .kinds file beside it.
+    const kinds = () => fs.readFileSync(hookCache.replace(/\.cache$/, '.kinds'), 'utf8');
+    runWith(event()); // compiles the policy
     expect(runWith(event())).toBe('miss');
-    expect(header()).toBe('PreToolUse/Write/deny');
+    expect(kinds()).toBe('PreToolUse/Write/deny\n');
     expect(runWith(event())).toBe('hit');
     expect(runWith(stop)).toBe('extended');
-    expect(header()).toBe('PreToolUse/Write/deny,Stop//none');
+    expect(kinds()).toBe('PreToolUse/Write/deny\nStop//none\n');
     expect(runWith(stop)).toBe('hit');
     expect(runWith(event())).toBe('hit');
   });
 
   it('a corrupt cache still gives the right answer, and is rewritten', () => {
     run();
-    for (const f of codeCacheFiles()) {
-      const file = path.join(cacheDir, f);
-      const text = fs.readFileSync(file);
-      const newline = text.indexOf(10);
-      // Same key, garbage data: V8 must reject it.
-      fs.writeFileSync(file, Buffer.concat([text.subarray(0, newline + 1), Buffer.alloc(4096, 0x5a)]));
-    }
+    run();
+    // Same name (so the same key), garbage data: V8 must reject it.
+    for (const f of codeCacheFiles()) fs.writeFileSync(path.join(cacheDir, f), Buffer.alloc(4096, 0x5a));
     const corrupt = run();
     expect([corrupt.stdout, corrupt.code, corrupt.bundle]).toEqual([DENY, 0, 'rejected']);
     expect(run().bundle).toBe('hit');
   });
 
-  it('a cache keyed for another build of the bundle is not used', () => {
+  it('a cache keyed for another build of the bundle is not used, and is removed when the new one is stored', () => {
     run();
-    for (const f of codeCacheFiles()) {
-      const file = path.join(cacheDir, f);
-      const text = fs.readFileSync(file);
-      fs.writeFileSync(file, Buffer.concat([Buffer.from('1:2:v0:x\n'), text.subarray(text.indexOf(10) + 1)]));
-    }
+    const current = bundleCacheOf(run().stderr);
+    // The same data under another key: what an older build of hook.cjs (or another Node) left.
+    const other = current.replace(/-[0-9a-f]{8}\.cache$/, '-00000000.cache');
+    fs.renameSync(current, other);
+    fs.renameSync(current.replace(/\.cache$/, '.kinds'), other.replace(/\.cache$/, '.kinds'));
+    // And the single-file format of earlier versions.
+    const legacy = current.replace(/-[0-9a-f]{8}\.cache$/, '.cache');
+    fs.writeFileSync(legacy, '1:2:v0:x\tPreToolUse/Write/deny\n');
     const stale = run();
     expect([stale.stdout, stale.bundle]).toEqual([DENY, 'miss']);
+    expect([fs.existsSync(current), fs.existsSync(other), fs.existsSync(other.replace(/\.cache$/, '.kinds')), fs.existsSync(legacy)]).toEqual([true, false, false, false]);
     expect(run().bundle).toBe('hit');
   });
 

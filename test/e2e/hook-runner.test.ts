@@ -30,9 +30,9 @@ beforeAll(() => {
   }
 }, 120_000);
 
-/** The cache folder's files but the V8 code caches (v8-*.cache) that bin/policy.cjs keeps beside the artefacts. */
+/** The cache folder's files but the V8 code caches (v8-*.cache, v8-*.kinds) that bin/policy.cjs keeps beside the artefacts. */
 function policyCacheFiles(): string[] {
-  return fs.readdirSync(cacheDir).filter((f) => !/^v8-[0-9a-f]+\.cache$/.test(f)).sort();
+  return fs.readdirSync(cacheDir).filter((f) => !/^v8-[0-9a-f-]+\.(?:cache|kinds)$/.test(f)).sort();
 }
 
 beforeEach(() => {
