@@ -44,8 +44,33 @@ describe('simpleWalkGlob', () => {
     ['**/b', 'b', true],
     ['*.md', '.md', true],
     ['*.md', 'x/a.md', false],
+    ['*/**', 'a', false],
+    ['*/**', 'a/b', true],
+    ['src/*.{ts,md}', 'a.md', true],
+    ['src/*.{ts,md}', 'a.js', false],
+    ['a?c/*', 'abc/x', true],
+    ['a?c/*', 'ac/x', false],
   ])('%s on %s: %s', (glob, path, expected) => {
     expect(simpleWalkGlob(glob)?.test(path)).toBe(expected);
+  });
+
+  test.each<[string, string]>([
+    ['a/**/b', 'a/x\ny/b'],
+    ['a/**', 'a/x\ny'],
+    ['**', 'x\u2028y'],
+    ['**/b', 'x\ry/b'],
+    ['a/*', 'a/x\ny'],
+  ])('%s on a name with a line terminator (%j) agrees with picomatch', (glob, path) => {
+    const plan = simpleWalkGlob(glob);
+    const rel = plan && plan.base !== '' ? path.slice(plan.base.length + 1) : path;
+    expect(plan?.test(rel)).toBe(picomatch(glob, { dot: true })(path));
+  });
+
+  it('leaves a name with more than 64 alternatives to picomatch', () => {
+    const many = 'x/{a,b,c,d}{e,f,g,h}{i,j,k,l}{m,n,o,p}.md';
+    expect(simpleWalkGlob(many)).toBeNull();
+    expect(walkGlob(many).test('aeim.md')).toBe(true);
+    expect(simpleWalkGlob('x/{a,b,c,d}{e,f,g,h}{i,j,k,l}.md')?.test('dhl.md')).toBe(true);
   });
 });
 
