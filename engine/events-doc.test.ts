@@ -1,11 +1,11 @@
 /**
- * docs/events.md holds a table generated from EVENT_PROTOCOLS and outcomeSupport. This
+ * docs/events.md holds a table generated from eventProtocols() and outcomeSupport. This
  * test fails when the two drift apart; `UPDATE_DOCS=1 npx jest engine/events-doc.test.ts`
  * rewrites the generated part (between the markers) and leaves the prose alone.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { EVENT_PROTOCOLS, outcomeSupport, type Audience, type EventProtocol } from './protocol';
+import { eventProtocols, outcomeSupport, type Audience, type EventProtocol } from './protocol';
 import { OUTCOMES, type Outcome } from './types';
 
 const DOC = path.join(__dirname, '..', 'docs', 'events.md');
@@ -44,12 +44,12 @@ function eventsTable(): string {
   return [
     `| ${head.join(' | ')} |`,
     `|${head.map(() => '---').join('|')}|`,
-    ...EVENT_PROTOCOLS.map(row),
+    ...eventProtocols().map(row),
   ].join('\n');
 }
 
 describe('docs/events.md', () => {
-  it('contains the table generated from EVENT_PROTOCOLS', () => {
+  it('contains the table generated from eventProtocols()', () => {
     const generated = `${START}\n${eventsTable()}\n${END}`;
     const doc = fs.readFileSync(DOC, 'utf8');
     const from = doc.indexOf(START);
@@ -63,7 +63,7 @@ describe('docs/events.md', () => {
 
   it('has a row for every event, with what deny does on PreToolUse and that SubagentStart cannot block', () => {
     const table = eventsTable();
-    expect(table.split('\n')).toHaveLength(EVENT_PROTOCOLS.length + 2);
+    expect(table.split('\n')).toHaveLength(eventProtocols().length + 2);
     expect(table).toContain('| **PreToolUse** | `tool_name` | yes | Claude | `permissionDecision "deny"` → Claude |');
     expect(table).toMatch(/\| \*\*SubagentStart\*\* \| `agent_type` \| no \| — \| — \| — \| — \| — \| `systemMessage` → user \| `additionalContext` → Claude \|/);
     expect(table).toContain('| **TeammateIdle** | — | yes | Claude | — | — | — | exit 2 + stderr → Claude |');

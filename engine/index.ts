@@ -20,7 +20,7 @@ export type {
 } from './types';
 
 // Claude Code's per-event contract and the diagnostic codes.
-export { EVENT_PROTOCOLS, EVENT_NAMES, protocolFor, outcomeSupport } from './protocol';
+export { eventProtocols, EVENT_NAMES, protocolFor, outcomeSupport } from './protocol';
 export type { Audience, BlockChannel, EventProtocol, OutcomeSupport } from './protocol';
 export { DIAGNOSTIC_CODES, diagnostic, formatDiagnostic, docsUrl, hasErrors } from './diagnostics';
 export type { DiagnosticCodeInfo, BuiltinDiagnosticCode } from './diagnostics';

@@ -1,10 +1,10 @@
 /**
- * The contract test: EVENT_PROTOCOLS against the Agent SDK's type definitions. The SDK
+ * The contract test: the protocol table against the Agent SDK's type definitions. The SDK
  * package is ESM-only, so its .d.ts is read as text and parsed with regular expressions.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { EVENT_NAMES, EVENT_PROTOCOLS, outcomeSupport, protocolFor } from './protocol';
+import { EVENT_NAMES, eventProtocols, outcomeSupport, protocolFor } from './protocol';
 
 const SDK_TYPES = path.join(__dirname, '..', 'node_modules', '@anthropic-ai', 'claude-agent-sdk', 'sdk.d.ts');
 const sdk = fs.readFileSync(SDK_TYPES, 'utf8');
@@ -43,7 +43,7 @@ const CONTEXT_IN_SDK_BUT_NOT_HONOURED: Record<string, string> = {
   Notification: '5.11: the SDK type allows it, but the current CLI docs do not document it; output is discarded',
 };
 
-describe('EVENT_PROTOCOLS vs the Agent SDK', () => {
+describe('eventProtocols() vs the Agent SDK', () => {
   const events = sdkHookEvents();
   const outputs = sdkSpecificOutputs();
 
@@ -58,8 +58,11 @@ describe('EVENT_PROTOCOLS vs the Agent SDK', () => {
     expect({ missing, extra }).toEqual({ missing: [], extra: [] });
   });
 
-  it('has one row per event', () => {
-    expect(new Set(EVENT_NAMES).size).toBe(EVENT_PROTOCOLS.length);
+  it('has one row per event, built on demand, the same object however it is reached', () => {
+    expect(new Set(EVENT_NAMES).size).toBe(eventProtocols().length);
+    expect(eventProtocols().map((p) => p.event)).toEqual(EVENT_NAMES);
+    for (const p of eventProtocols()) expect(protocolFor(p.event)).toBe(p);
+    expect(protocolFor('NoSuchEvent')).toBeUndefined();
   });
 
   it('names only SDK events in *HookSpecificOutput types, with matching hookEventName', () => {
@@ -70,7 +73,7 @@ describe('EVENT_PROTOCOLS vs the Agent SDK', () => {
     }
   });
 
-  it.each(EVENT_PROTOCOLS.filter((p) => p.context).map((p) => [p.event]))(
+  it.each(eventProtocols().filter((p) => p.context).map((p) => [p.event]))(
     '%s: context: true and the SDK type has additionalContext', (event) => {
       expect(topLevelFields(outputs.get(event) ?? '')).toContain('additionalContext');
     },
@@ -84,7 +87,7 @@ describe('EVENT_PROTOCOLS vs the Agent SDK', () => {
   });
 
   it('permission-decision events have permissionDecision (+ reason) in the SDK type', () => {
-    const rows = EVENT_PROTOCOLS.filter((p) => p.permission?.channel === 'permission-decision');
+    const rows = eventProtocols().filter((p) => p.permission?.channel === 'permission-decision');
     expect(rows.map((p) => p.event).sort()).toEqual(['PreModelSwitch', 'PreToolUse']);
     for (const p of rows) {
       const fields = topLevelFields(outputs.get(p.event) ?? '');

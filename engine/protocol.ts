@@ -59,74 +59,126 @@ function row(event: string, fields: Partial<EventProtocol>): EventProtocol {
 
 const toolEvent = { tool: true, matcherField: 'tool_name' } as const;
 
-/** The table. Order follows the contract reference (section 5). */
-export const EVENT_PROTOCOLS: readonly EventProtocol[] = [
-  row('SessionStart', { matcherField: 'source', context: true }),
-  row('Setup', { matcherField: 'trigger', systemMessage: 'nowhere', jsonDiscarded: true, note: 'All output is discarded.' }),
-  row('UserPromptSubmit', { block: 'decision-block', blockAudience: 'user', context: true, note: 'A blocked prompt is erased; the reason is shown to the user only.' }),
-  row('UserPromptExpansion', { matcherField: 'command_name', block: 'decision-block', blockAudience: 'user', context: true }),
-  row('PreToolUse', {
-    ...toolEvent,
-    permission: { channel: 'permission-decision', outcomes: ['deny', 'ask', 'allow'] },
-    block: 'permission-decision',
-    blockAudience: 'model',
-    context: true,
-    note: 'permissionDecisionReason reaches the model for deny, the user for ask and allow.',
-  }),
-  row('PermissionRequest', {
-    ...toolEvent,
-    permission: { channel: 'permission-behavior', outcomes: ['deny', 'allow'] },
-    block: 'permission-behavior',
-    blockAudience: 'model',
-    note: 'No "ask": saying nothing lets the permission dialog show. Exit 2 is not honoured.',
-  }),
-  row('PermissionDenied', { ...toolEvent, note: 'The denial stands; the exit code is ignored.' }),
-  row('PostToolUse', { ...toolEvent, block: 'decision-block', blockAudience: 'model', context: true, note: 'The tool already ran; a block only feeds the reason back.' }),
-  row('PostToolUseFailure', { ...toolEvent, block: 'decision-block', blockAudience: 'model', context: true }),
-  row('PostToolBatch', { block: 'decision-block', blockAudience: 'both', context: true }),
-  row('Notification', { matcherField: 'notification_type', systemMessage: 'nowhere' }),
-  row('MessageDisplay', { systemMessage: 'nowhere' }),
-  row('SubagentStart', { matcherField: 'agent_type', context: true, note: 'Context goes to the subagent; it cannot block.' }),
-  row('SubagentStop', { matcherField: 'agent_type', block: 'decision-block', blockAudience: 'model', context: true }),
-  row('TaskCreated', { block: 'decision-block', blockAudience: 'model' }),
-  row('TaskCompleted', { block: 'exit2', blockAudience: 'model' }),
-  row('Stop', { block: 'decision-block', blockAudience: 'model', context: true, note: 'additionalContext also makes Claude continue.' }),
-  row('StopFailure', { matcherField: 'error', systemMessage: 'nowhere' }),
-  row('TeammateIdle', { block: 'exit2', blockAudience: 'model', note: 'Exit 2 keeps the teammate working, with stderr as feedback.' }),
-  row('InstructionsLoaded', { matcherField: 'load_reason', systemMessage: 'nowhere' }),
-  row('ConfigChange', { matcherField: 'source', block: 'decision-block', blockAudience: 'nowhere', systemMessage: 'nowhere', note: 'policy_settings changes cannot be blocked.' }),
-  row('CwdChanged', {}),
-  row('DirectoryAdded', { matcherField: 'source', systemMessage: 'model', note: 'systemMessage reaches Claude on its next turn (slash_command only).' }),
-  row('FileChanged', { matcherField: 'file_path', note: 'The matcher is a list of literal file names, which also builds the watch list.' }),
-  row('WorktreeCreate', {
-    block: 'exit2',
-    systemMessage: 'nowhere',
-    unsupported: 'Registering any WorktreeCreate hook replaces Claude Code\'s git worktree logic; the hook must print the worktree path.',
-  }),
-  row('WorktreeRemove', { block: 'exit2', blockAudience: 'nowhere', systemMessage: 'nowhere', jsonDiscarded: true }),
-  row('PreCompact', { matcherField: 'trigger', block: 'decision-block', blockAudience: 'user', systemMessage: 'nowhere' }),
-  row('PostCompact', { matcherField: 'trigger', systemMessage: 'nowhere' }),
-  row('Elicitation', { matcherField: 'mcp_server_name', block: 'exit2', blockAudience: 'nowhere', systemMessage: 'nowhere' }),
-  row('ElicitationResult', { matcherField: 'mcp_server_name', block: 'exit2', blockAudience: 'nowhere', systemMessage: 'nowhere' }),
-  row('PreModelSwitch', {
-    matcherField: 'to_model',
-    permission: { channel: 'permission-decision', outcomes: ['deny', 'ask', 'allow'] },
-    block: 'permission-decision',
-    blockAudience: 'user',
-    note: '"ask" works only for an interactive /model; elsewhere it refuses the switch.',
-  }),
-  row('PostModelSwitch', { matcherField: 'to_model', context: true }),
-  row('SessionEnd', { matcherField: 'reason', systemMessage: 'nowhere', jsonDiscarded: true }),
+/** Every event name in the contract, in the order of the contract reference (section 5). */
+export const EVENT_NAMES: readonly string[] = [
+  'SessionStart',
+  'Setup',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'PreToolUse',
+  'PermissionRequest',
+  'PermissionDenied',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Notification',
+  'MessageDisplay',
+  'SubagentStart',
+  'SubagentStop',
+  'TaskCreated',
+  'TaskCompleted',
+  'Stop',
+  'StopFailure',
+  'TeammateIdle',
+  'InstructionsLoaded',
+  'ConfigChange',
+  'CwdChanged',
+  'DirectoryAdded',
+  'FileChanged',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'PreCompact',
+  'PostCompact',
+  'Elicitation',
+  'ElicitationResult',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'SessionEnd',
 ];
 
-const BY_EVENT: ReadonlyMap<string, EventProtocol> = new Map(EVENT_PROTOCOLS.map((p) => [p.event, p]));
+/**
+ * One event's row. Rows are built on demand: the runner needs one per process, and
+ * building all of them (object literals in code that runs once) cost it ~0.2 ms.
+ */
+function defineRow(event: string): EventProtocol | undefined {
+  switch (event) {
+    case 'SessionStart': return row(event, { matcherField: 'source', context: true });
+    case 'Setup': return row(event, { matcherField: 'trigger', systemMessage: 'nowhere', jsonDiscarded: true, note: 'All output is discarded.' });
+    case 'UserPromptSubmit': return row(event, { block: 'decision-block', blockAudience: 'user', context: true, note: 'A blocked prompt is erased; the reason is shown to the user only.' });
+    case 'UserPromptExpansion': return row(event, { matcherField: 'command_name', block: 'decision-block', blockAudience: 'user', context: true });
+    case 'PreToolUse': return row(event, {
+      ...toolEvent,
+      permission: { channel: 'permission-decision', outcomes: ['deny', 'ask', 'allow'] },
+      block: 'permission-decision',
+      blockAudience: 'model',
+      context: true,
+      note: 'permissionDecisionReason reaches the model for deny, the user for ask and allow.',
+    });
+    case 'PermissionRequest': return row(event, {
+      ...toolEvent,
+      permission: { channel: 'permission-behavior', outcomes: ['deny', 'allow'] },
+      block: 'permission-behavior',
+      blockAudience: 'model',
+      note: 'No "ask": saying nothing lets the permission dialog show. Exit 2 is not honoured.',
+    });
+    case 'PermissionDenied': return row(event, { ...toolEvent, note: 'The denial stands; the exit code is ignored.' });
+    case 'PostToolUse': return row(event, { ...toolEvent, block: 'decision-block', blockAudience: 'model', context: true, note: 'The tool already ran; a block only feeds the reason back.' });
+    case 'PostToolUseFailure': return row(event, { ...toolEvent, block: 'decision-block', blockAudience: 'model', context: true });
+    case 'PostToolBatch': return row(event, { block: 'decision-block', blockAudience: 'both', context: true });
+    case 'Notification': return row(event, { matcherField: 'notification_type', systemMessage: 'nowhere' });
+    case 'MessageDisplay': return row(event, { systemMessage: 'nowhere' });
+    case 'SubagentStart': return row(event, { matcherField: 'agent_type', context: true, note: 'Context goes to the subagent; it cannot block.' });
+    case 'SubagentStop': return row(event, { matcherField: 'agent_type', block: 'decision-block', blockAudience: 'model', context: true });
+    case 'TaskCreated': return row(event, { block: 'decision-block', blockAudience: 'model' });
+    case 'TaskCompleted': return row(event, { block: 'exit2', blockAudience: 'model' });
+    case 'Stop': return row(event, { block: 'decision-block', blockAudience: 'model', context: true, note: 'additionalContext also makes Claude continue.' });
+    case 'StopFailure': return row(event, { matcherField: 'error', systemMessage: 'nowhere' });
+    case 'TeammateIdle': return row(event, { block: 'exit2', blockAudience: 'model', note: 'Exit 2 keeps the teammate working, with stderr as feedback.' });
+    case 'InstructionsLoaded': return row(event, { matcherField: 'load_reason', systemMessage: 'nowhere' });
+    case 'ConfigChange': return row(event, { matcherField: 'source', block: 'decision-block', blockAudience: 'nowhere', systemMessage: 'nowhere', note: 'policy_settings changes cannot be blocked.' });
+    case 'CwdChanged': return row(event, {});
+    case 'DirectoryAdded': return row(event, { matcherField: 'source', systemMessage: 'model', note: 'systemMessage reaches Claude on its next turn (slash_command only).' });
+    case 'FileChanged': return row(event, { matcherField: 'file_path', note: 'The matcher is a list of literal file names, which also builds the watch list.' });
+    case 'WorktreeCreate': return row(event, {
+      block: 'exit2',
+      systemMessage: 'nowhere',
+      unsupported: 'Registering any WorktreeCreate hook replaces Claude Code\'s git worktree logic; the hook must print the worktree path.',
+    });
+    case 'WorktreeRemove': return row(event, { block: 'exit2', blockAudience: 'nowhere', systemMessage: 'nowhere', jsonDiscarded: true });
+    case 'PreCompact': return row(event, { matcherField: 'trigger', block: 'decision-block', blockAudience: 'user', systemMessage: 'nowhere' });
+    case 'PostCompact': return row(event, { matcherField: 'trigger', systemMessage: 'nowhere' });
+    case 'Elicitation': return row(event, { matcherField: 'mcp_server_name', block: 'exit2', blockAudience: 'nowhere', systemMessage: 'nowhere' });
+    case 'ElicitationResult': return row(event, { matcherField: 'mcp_server_name', block: 'exit2', blockAudience: 'nowhere', systemMessage: 'nowhere' });
+    case 'PreModelSwitch': return row(event, {
+      matcherField: 'to_model',
+      permission: { channel: 'permission-decision', outcomes: ['deny', 'ask', 'allow'] },
+      block: 'permission-decision',
+      blockAudience: 'user',
+      note: '"ask" works only for an interactive /model; elsewhere it refuses the switch.',
+    });
+    case 'PostModelSwitch': return row(event, { matcherField: 'to_model', context: true });
+    case 'SessionEnd': return row(event, { matcherField: 'reason', systemMessage: 'nowhere', jsonDiscarded: true });
+    default: return undefined;
+  }
+}
 
-/** Every event name in the contract. */
-export const EVENT_NAMES: readonly string[] = EVENT_PROTOCOLS.map((p) => p.event);
+const rows = new Map<string, EventProtocol | undefined>();
 
 /** The protocol row for an event, or undefined for an event the contract does not know. */
 export function protocolFor(event: string): EventProtocol | undefined {
-  return BY_EVENT.get(event);
+  let p = rows.get(event);
+  if (p === undefined && !rows.has(event)) rows.set(event, (p = defineRow(event)));
+  return p;
+}
+
+let table: readonly EventProtocol[] | undefined;
+
+/**
+ * The whole table, in contract order (lint, init and the docs read it all).
+ * @example eventProtocols()[0].event // 'SessionStart'
+ */
+export function eventProtocols(): readonly EventProtocol[] {
+  return (table ??= EVENT_NAMES.map((event) => protocolFor(event) as EventProtocol));
 }
 
 /**
@@ -135,7 +187,7 @@ export function protocolFor(event: string): EventProtocol | undefined {
  * @example protocolOrDefault('FutureEvent').block // null
  */
 export function protocolOrDefault(event: string): EventProtocol {
-  return BY_EVENT.get(event) ?? row(event, {});
+  return protocolFor(event) ?? row(event, {});
 }
 
 /** What happens to an outcome on an event: whether it can take effect and who reads its message. */

@@ -4,7 +4,7 @@
  * apply to. When in doubt a group gets no matcher: an extra runner start costs
  * milliseconds, a missed event silently skips a rule.
  */
-import { EVENT_PROTOCOLS, type EventProtocol } from '../protocol';
+import { eventProtocols, type EventProtocol } from '../protocol';
 import type { CompiledPolicy, CompiledRule, RegexSource } from '../types';
 import { ifRuleFor } from './if-rule';
 import { literalOf, matcherFor } from './matcher';
@@ -31,7 +31,7 @@ const NO_MATCHER_FROM_RULES: Readonly<Record<string, string>> = {
 export function planHooks(policy: CompiledPolicy, options: PlanOptions): HookPlan {
   const plan: HookPlan = { hooks: {}, notes: [] };
   const used = new Set(policy.rules.flatMap((r) => r.events));
-  for (const p of EVENT_PROTOCOLS) {
+  for (const p of eventProtocols()) {
     if (!used.has(p.event)) continue;
     if (p.unsupported) {
       plan.notes.push(`${p.event} is not registered: ${p.unsupported}`);
@@ -41,7 +41,7 @@ export function planHooks(policy: CompiledPolicy, options: PlanOptions): HookPla
     plan.hooks[p.event] = p.tool ? toolGroups(rules, options) : fieldGroups(p, rules, options.handler, plan.notes);
   }
   for (const event of used) {
-    if (!EVENT_PROTOCOLS.some((p) => p.event === event)) plan.notes.push(`${event} is not a Claude Code event; not registered`);
+    if (!eventProtocols().some((p) => p.event === event)) plan.notes.push(`${event} is not a Claude Code event; not registered`);
   }
   return plan;
 }
