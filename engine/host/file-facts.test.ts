@@ -100,6 +100,34 @@ describe('readText', () => {
     expect(facts.readText('src/none', 10)).toBeNull();
     expect(facts.readText('src', 10)).toBeNull();
   });
+
+  it('cuts by bytes, whether the file fits (read whole) or not (read in part)', () => {
+    write('utf8.txt', 'héllo'); // 6 bytes
+    const facts = createFileFacts(root);
+    expect(facts.readText('utf8.txt', 6)).toBe('héllo');
+    expect(facts.readText('utf8.txt', 5)).toBe('héll');
+    expect(facts.readText('utf8.txt', 2)).toBe('h\ufffd');
+    expect(facts.readText('utf8.txt', 0)).toBe('');
+  });
+});
+
+describe('paths found under roots written in other ways', () => {
+  it.each([
+    ['a trailing slash', (r: string) => `${r}/`],
+    ['a dot segment', (r: string) => `${r}/src/..`],
+    ['the root itself', (r: string) => r],
+  ])('with %s, paths are project-relative as path.relative gives them', (_what, spell) => {
+    const facts = createFileFacts(spell(root));
+    expect(facts.findFiles('src/deep/*').map((f) => f.path)).toEqual(['src/deep/b.ts', 'src/deep/c.md']);
+    expect(facts.findFiles('src/a.ts').map((f) => f.path)).toEqual(['src/a.ts']);
+    expect(facts.findFiles('.').map((f) => f.path)).toEqual([]);
+  });
+
+  it('gives a place outside the project as an absolute path', () => {
+    const facts = createFileFacts(`${root}/src`);
+    expect(facts.findFiles('../.env').map((f) => f.path)).toEqual([`${root}/.env`]);
+    expect(facts.findFiles(`${root}/src/a.ts`).map((f) => f.path)).toEqual(['a.ts']);
+  });
 });
 
 describe('realpath', () => {

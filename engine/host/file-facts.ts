@@ -25,7 +25,12 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
   const seen: Seen = { listings: new Map(), files: new Map() };
   let rootReal: string | null = null;
   const abs = (p: string) => path.posix.resolve(projectRoot, forwardSlashes(p));
+  // `absolute` always comes from resolve or join, so it is normalized: under a normalized
+  // root, the relative path is what follows the root's prefix (no path.relative call).
+  let prefix: string | null | undefined;
   const display = (absolute: string) => {
+    prefix ??= path.posix.resolve(projectRoot) === projectRoot ? (projectRoot.endsWith('/') ? projectRoot : `${projectRoot}/`) : null;
+    if (prefix !== null && absolute.length > prefix.length && absolute.startsWith(prefix)) return absolute.slice(prefix.length);
     const rel = path.posix.relative(projectRoot, absolute);
     return rel === '' ? '.' : rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel) ? absolute : rel;
   };
@@ -159,7 +164,25 @@ function fileFact(file: string): Omit<FileFact, 'path'> | null {
   }
 }
 
+/**
+ * The file's first `maxBytes` bytes as UTF-8. A file that fits is read whole through
+ * readFileSync's utf8 path, which the runner has already used (for its event and caches);
+ * open/fstat/read and Buffer#toString would each cost their first call (~0.1 ms together).
+ */
 function readHead(file: string, maxBytes: number): string | null {
+  try {
+    if (fs.statSync(file).size <= maxBytes) {
+      const text = fs.readFileSync(file, 'utf8');
+      // A file that grew since the stat is read again, in part.
+      if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
+    }
+  } catch {
+    return null;
+  }
+  return readPart(file, maxBytes);
+}
+
+function readPart(file: string, maxBytes: number): string | null {
   let fd: number | null = null;
   try {
     fd = fs.openSync(file, 'r');
