@@ -5,7 +5,7 @@
  * per on_error; nothing here throws past runHook.
  */
 import { diagnostic, formatDiagnostic } from '../engine/diagnostics';
-import { evaluate } from '../engine/evaluate';
+import { evaluateNow } from '../engine/evaluate';
 import { renderFailure, renderResponse } from '../engine/render';
 import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent, HookResponse } from '../engine/types';
 import { recordDecision } from '../engine/host/decision-log';
@@ -28,7 +28,7 @@ export interface HookInput {
   /** Cache folders; defaults to $HOOKPOLICY_CACHE_DIR and the others of cacheDirectories. */
   cacheDirs?: string[];
   /** The evaluate stage; replaceable in tests (say, one that never answers). */
-  evaluator?: typeof evaluate;
+  evaluator?: (...args: Parameters<typeof evaluateNow>) => Decision | Promise<Decision>;
   /**
    * An already compiled policy: skips discovery and the cache (`policy test` compiles a
    * suite's policy once; `policy serve` keeps it in memory). --config is then ignored.
@@ -110,8 +110,9 @@ async function decide(
 ): Promise<HookResult> {
   const now = input.now ?? Date.now;
   const facts = input.facts ?? createFileFacts(projectRoot);
-  const evaluation = (input.evaluator ?? evaluate)(policy, event, { projectRoot, env: input.env, facts, now });
-  const decision = await withDeadline(evaluation, policy.settings.deadlineMs);
+  const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now });
+  // An evaluation that answered at once needs no deadline race.
+  const decision = evaluation instanceof Promise ? await withDeadline(evaluation, policy.settings.deadlineMs) : evaluation;
   if (decision === 'timeout') {
     const problem = diagnostic('deadline-exceeded', `evaluating the event took longer than deadline_ms (${policy.settings.deadlineMs} ms)`);
     return { ...failed(event.hook_event_name, [problem], onError, warnings), timedOut: true };

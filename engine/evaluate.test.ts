@@ -1,7 +1,7 @@
 import { compiledPolicy, compiledRule, matchFilter, pathFilter, toolFilter } from '../test/support/compiled';
 import { memoryContext, type MemoryFile } from '../test/support/memory-facts';
-import { evaluate } from './evaluate';
-import type { CompiledAgents, CompiledRule, HookEvent, RuleTrace } from './types';
+import { evaluate, evaluateNow } from './evaluate';
+import type { CompiledAgents, CompiledRule, Decision, HookEvent, RuleTrace } from './types';
 
 const agents: Partial<CompiledAgents> = {
   identity: ['agent_type', 'teammate_name'],
@@ -265,5 +265,33 @@ describe('templates in messages', () => {
     });
     const decision = await run([rule], pre('Bash', { command: 'ls', n: 3 }, { session_id: 's1', agent_type: 'amy' }), {}, { USER: 'me' });
     expect(decision.reason).toBe('PreToolUse|amy|Bash|ls|r-msg|proj|me|s1|3||');
+  });
+});
+
+describe('evaluateNow', () => {
+  const bash = pre('Bash', { command: 'rm -rf build' });
+  const regexRule = compiledRule({ id: 'no-rm', command: [{ source: '\\brm\\s+-rf\\b', flags: '' }] });
+  const expressionRule = compiledRule({ id: 'expr', when: 'tool_input.command ~> /rm/' });
+  const later = compiledRule({ id: 'later', outcome: 'warn', message: 'after the expression' });
+  const policy = (rules: CompiledRule[]) => compiledPolicy(rules, {}, agents);
+
+  test('answers at once, with the same decision as evaluate, when no rule has to wait', async () => {
+    const now = evaluateNow(policy([regexRule]), bash, memoryContext({}));
+    expect(now).not.toBeInstanceOf(Promise);
+    expect(now).toEqual(await evaluate(policy([regexRule]), bash, memoryContext({})));
+    expect((now as Decision).outcome).toBe('deny');
+  });
+
+  test('goes asynchronous at the first rule that waits, and evaluates the rules after it', async () => {
+    const pending = evaluateNow(policy([regexRule, expressionRule, later]), bash, memoryContext({}));
+    expect(pending).toBeInstanceOf(Promise);
+    const decision = await pending;
+    expect(decision.trace.map((t) => [t.id, t.status])).toEqual([['no-rm', 'fired'], ['expr', 'fired'], ['later', 'fired']]);
+    expect(decision).toEqual(await evaluate(policy([regexRule, expressionRule, later]), bash, memoryContext({})));
+  });
+
+  test('an unknown event is answered at once', () => {
+    const now = evaluateNow(policy([regexRule]), { hook_event_name: 'NoSuchEvent' }, memoryContext({}));
+    expect((now as Decision).errors.map((e) => e.code)).toEqual(['event-unknown']);
   });
 });

@@ -3,12 +3,12 @@
  * a trace of every rule considered. Pure: the world is reached only through ctx.facts.
  */
 import { diagnostic } from './diagnostics';
-import { protocolFor } from './protocol';
+import { protocolFor, type EventProtocol } from './protocol';
 import { candidateRules } from './rule-index';
 import type { CompiledPolicy, CompiledRule, Decision, EvaluationContext, HookEvent } from './types';
 import { resolveAgent } from './evaluate/agent';
 import { combineHits } from './evaluate/combine';
-import { evaluateRule } from './evaluate/rule';
+import { evaluateRule, type RuleResult } from './evaluate/rule';
 import { EventScope } from './evaluate/scope';
 
 /**
@@ -18,6 +18,16 @@ import { EventScope } from './evaluate/scope';
  *            tool_input: { command: 'rm -rf /' } }, ctx)).outcome // 'deny'
  */
 export async function evaluate(policy: CompiledPolicy, event: HookEvent, ctx: EvaluationContext): Promise<Decision> {
+  return evaluateNow(policy, event, ctx);
+}
+
+/**
+ * evaluate, answering at once when no rule had to wait (no expression reached, no file
+ * read that went asynchronous): the Decision itself, else a Promise of it. The runner
+ * uses it to skip the promise round trips and the deadline race (~0.07 ms per event).
+ * @example const d = evaluateNow(policy, event, ctx); if (!(d instanceof Promise)) d.outcome
+ */
+export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: EvaluationContext): Decision | Promise<Decision> {
   const input: HookEvent = event !== null && typeof event === 'object' ? event : { hook_event_name: '' };
   const agent = resolveAgent(policy.agents, input);
   const scope = new EventScope(input, agent, ctx, ctx.now ? policy.settings.deadlineMs : 0);
@@ -40,31 +50,61 @@ export async function evaluate(policy: CompiledPolicy, event: HookEvent, ctx: Ev
     decision.errors.push(diagnostic('event-unknown', `Unknown event "${scope.eventName}": no rule applies`));
     return decision;
   }
+  const run: Run = {
+    policy, ctx, scope, decision, protocol,
+    candidates: candidateRules(policy.index, scope.eventName, scope.tool),
+    start: ctx.now ? ctx.now() : 0,
+    slow: false,
+  };
+  return evaluateFrom(run, 0);
+}
+
+/** One evaluation in progress: what evaluateFrom needs to go on after a rule that waited. */
+interface Run {
+  policy: CompiledPolicy;
+  ctx: EvaluationContext;
+  scope: EventScope;
+  decision: Decision;
+  protocol: EventProtocol;
+  candidates: number[];
+  start: number;
+  /** A rule read files or ran an expression: the clock is checked before each next rule. */
+  slow: boolean;
+}
+
+/** Evaluates the candidates from position `k` on; goes asynchronous only at a rule that returns a Promise. */
+function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
+  const { policy, ctx, scope, decision } = run;
   const now = ctx.now;
   const deadline = policy.settings.deadlineMs;
-  const start = now ? now() : 0;
-  // Only rules that read files or run expressions can take real time; the clock is read
-  // after those, not between the sub-microsecond condition checks.
-  let slow = false;
-  for (const i of candidateRules(policy.index, scope.eventName, scope.tool)) {
-    const rule = policy.rules[i];
-    if (slow && now && deadline > 0 && now() - start > deadline) {
+  for (; k < run.candidates.length; k++) {
+    const rule = policy.rules[run.candidates[k]];
+    // Only rules that read files or run expressions can take real time; the clock is read
+    // after those, not between the sub-microsecond condition checks.
+    if (run.slow && now && deadline > 0 && now() - run.start > deadline) {
       decision.errors.push(diagnostic('deadline-exceeded', `Evaluation took longer than ${deadline} ms; stopped before rule "${rule.id}"`));
       break;
     }
     if (isBypassed(policy, rule, ctx, decision)) continue;
-    let result = evaluateRule(rule, scope);
+    const result = evaluateRule(rule, scope);
     if (result instanceof Promise) {
-      result = await result;
-      slow = true;
-    } else if (!slow) {
-      slow = rule.onlyIfExists !== null || rule.lets.length > 0 || rule.requires.length > 0;
+      const next = k + 1;
+      return result.then((settled) => {
+        run.slow = true;
+        record(decision, settled);
+        return evaluateFrom(run, next);
+      });
     }
-    decision.trace.push(result.trace);
-    if (result.hit) decision.hits.push(result.hit);
-    if (result.trace.error) decision.errors.push(result.trace.error);
+    if (!run.slow) run.slow = rule.onlyIfExists !== null || rule.lets.length > 0 || rule.requires.length > 0;
+    record(decision, result);
   }
-  return Object.assign(decision, combineHits(decision.hits, protocol));
+  return Object.assign(decision, combineHits(decision.hits, run.protocol));
+}
+
+function record(decision: Decision, result: RuleResult): void {
+  decision.trace.push(result.trace);
+  if (result.hit) decision.hits.push(result.hit);
+  if (result.trace.error) decision.errors.push(result.trace.error);
 }
 
 /** Records the rule as bypassed when one of its switches' variables holds one of that switch's values. */

@@ -34,7 +34,7 @@ export type { CompileResult } from './compile';
 export { buildPolicy } from './build-policy';
 export type { BuildResult } from './build-policy';
 export { buildRuleIndex, candidateRules } from './rule-index';
-export { evaluate } from './evaluate';
+export { evaluate, evaluateNow } from './evaluate';
 export { renderResponse, renderFailure } from './render';
 export type { RenderOptions } from './render';
 
