@@ -55,6 +55,18 @@ describe('redaction properties', () => {
     }), fcParams(1));
   });
 
+  it('redactRecord scrubs every string as redactText does: its one-look gate never skips a secret', () => {
+    const secretish = fc.oneof(text, fc.constantFrom('API_KEY=abc123def', 'Bearer abcdefgh12345678', `ghp_${'a'.repeat(36)}`,
+      'https://u:pw@host/x', 'line\nTOKEN=x', 'AKIA0123456789ABCDEF', 'sk-abcdefghijklmnopqrst', 'Session=1'));
+    const record = fc.dictionary(fc.constantFrom('reason', 'paths', 'rules', 'contexts', 'agent'),
+      fc.oneof(secretish, fc.array(secretish, { maxLength: 3 }), fc.constant(null)));
+    fc.assert(fc.property(record, (value) => {
+      const each = (v: unknown): unknown => (typeof v === 'string' ? redactText(v) : Array.isArray(v) ? v.map(each)
+        : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, each(x)])) : v);
+      expect(redactRecord(value)).toEqual(each(value));
+    }), fcParams(1));
+  });
+
   it.each([
     ['assignments', 'a=b '.repeat(500_000)],
     ['secret-named assignments', 'TOKEN='.repeat(300_000)],
