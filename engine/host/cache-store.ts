@@ -46,16 +46,80 @@ function loadOs(): typeof os {
 }
 
 /**
- * The artefact's file name: a hash of the engine version and the root files. Not a
- * cryptographic hash (the runner does not load `crypto` for it); the artefact records
- * its roots, so a collision costs a rebuild, never a wrong policy.
+ * The artefact's file name: 40 hex digits, the first 8 a hash of the root files alone
+ * (so every build for one set of roots shares them: see removeOtherBuilds), the rest a
+ * hash of the engine version and the roots. Not a cryptographic hash (the runner does
+ * not load `crypto` for it); the artefact records its roots, so a collision costs a
+ * rebuild, never a wrong policy.
  * @example cacheFileName(['/p/.claude/policies.yaml'], '0.1.0+dev') // '5d1f...e2.json'
  */
 export function cacheFileName(roots: readonly string[], engineVersion: string): string {
   const text = [engineVersion, ...roots].join('\0');
-  let name = '';
-  for (const seed of [0x811c9dc5, 0x050c5d1f, 0x1b873593, 0x68e31da4, 0x3c6ef372]) name += fnv1a(text, seed);
+  let name = fnv1a(roots.join('\0'), 0x811c9dc5);
+  for (const seed of [0x050c5d1f, 0x1b873593, 0x68e31da4, 0x3c6ef372]) name += fnv1a(text, seed);
   return `${name}.json`;
+}
+
+/** The files of one artefact: `<stem>.json` and the head, views and failed build beside it. */
+const POLICY_CACHE_FILE = /^([0-9a-f]{40})\.(?:json|head\.json|failed\.json|view\.[0-9a-f]{8}\.json)$/;
+
+/** How long the files of another build for the same roots are kept after their last write. */
+export const OTHER_BUILD_GRACE_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Removes from `dir` what another build (another engine version) wrote for the same
+ * roots, once it is older than OTHER_BUILD_GRACE_MS: without this the folder keeps every
+ * build's artefact, head and views for good. The grace period lets two installed versions
+ * used on one project side by side keep their own caches instead of removing each
+ * other's at every rebuild. Called on the slow path, after a build is stored; a file that
+ * cannot be removed stays (it only costs disk space).
+ * @example removeOtherBuilds('/c', '5d1f...e2.json', Date.now()) // ['/c/5d1f...aa.json', ...]
+ */
+export function removeOtherBuilds(dir: string, name: string, nowMs: number): string[] {
+  const stem = name.slice(0, -'.json'.length);
+  const removed: string[] = [];
+  for (const file of listFolder(dir)) {
+    const m = POLICY_CACHE_FILE.exec(file);
+    if (!m || m[1] === stem || !m[1].startsWith(stem.slice(0, 8))) continue;
+    const full = path.join(dir, file);
+    try {
+      if (nowMs - fs.statSync(full).mtimeMs < OTHER_BUILD_GRACE_MS) continue;
+      fs.rmSync(full, { force: true });
+      removed.push(full);
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+  return removed;
+}
+
+/**
+ * Removes `<stem>.view.*.json` files in `dir` other than `keep` (file names): the views a
+ * new build of the same engine no longer has (a tool or event the rules stopped naming).
+ * A runner still reading the old head then finds no view and falls back to the artefact.
+ */
+export function removeOtherViews(dir: string, name: string, keep: ReadonlySet<string>): string[] {
+  const prefix = `${name.slice(0, -'.json'.length)}.view.`;
+  const removed: string[] = [];
+  for (const file of listFolder(dir)) {
+    if (!file.startsWith(prefix) || !file.endsWith('.json') || keep.has(file)) continue;
+    const full = path.join(dir, file);
+    try {
+      fs.rmSync(full, { force: true });
+      removed.push(full);
+    } catch {
+      // Not ours to remove.
+    }
+  }
+  return removed;
+}
+
+function listFolder(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /**

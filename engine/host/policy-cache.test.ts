@@ -202,3 +202,52 @@ describe('loadPolicyForEvent (the runner\'s views)', () => {
     expect([r.policy, r.diagnostics.some((d) => d.severity === 'error')]).toEqual([null, true]);
   });
 });
+
+describe('what a build removes from the cache folder', () => {
+  const withEngine = (engineVersion: string, roots = [root()]) => loadPolicy({ roots, env: {}, compiler, dirs: [cacheDir], engineVersion });
+  const stemOf = (engineVersion: string, roots = [root()]) => cacheFileName(roots, engineVersion).replace(/\.json$/, '');
+  const filesOf = (stem: string) => fs.readdirSync(cacheDir).filter((f) => f.startsWith(`${stem}.`)).sort();
+  const age = (stem: string, days: number) => {
+    const when = (Date.now() - days * 24 * 3600 * 1000) / 1000;
+    for (const f of filesOf(stem)) fs.utimesSync(path.join(cacheDir, f), when, when);
+  };
+
+  it('names every build for one set of roots with the same first 8 hex digits', () => {
+    expect(stemOf('1').slice(0, 8)).toBe(stemOf('2').slice(0, 8));
+    expect(stemOf('1')).not.toBe(stemOf('2'));
+    expect(stemOf('1', ['/other.yaml']).slice(0, 8)).not.toBe(stemOf('1').slice(0, 8));
+  });
+
+  it("removes another engine's files for the same roots once they are a week old, and nothing else", () => {
+    const otherRoot = path.join(dir, 'other.yaml');
+    fs.writeFileSync(otherRoot, extra('elsewhere'));
+    withEngine('old');
+    withEngine('recent');
+    withEngine('old', [otherRoot]);
+    age(stemOf('old'), 8);
+    age(stemOf('recent'), 6);
+    age(stemOf('old', [otherRoot]), 30);
+    expect(filesOf(stemOf('old')).length).toBeGreaterThanOrEqual(3);
+
+    const current = withEngine('test');
+    expect(current.fromCache).toBe(false);
+    expect(filesOf(stemOf('old'))).toEqual([]);
+    expect(filesOf(stemOf('recent')).length).toBeGreaterThanOrEqual(3);
+    expect(filesOf(stemOf('old', [otherRoot])).length).toBeGreaterThanOrEqual(3);
+    expect(filesOf(stemOf('test')).length).toBeGreaterThanOrEqual(3);
+    expect(withEngine('test').fromCache).toBe(true);
+  });
+
+  it('removes the views a rebuild no longer has', () => {
+    const twoTools = 'version: 1\nrules:\n  - { id: b, on: PreToolUse, tools: Bash, command: ["^rm "], deny: "no" }\n  - { id: w, on: PreToolUse, tools: Write, paths: { deny: [".env"] }, deny: "no" }\n';
+    fs.writeFileSync(root(), twoTools);
+    const forEvent = (event: string, tool: string | null) => loadPolicyForEvent({ roots: [root()], env: {}, compiler, dirs: [cacheDir], engineVersion: 'test' }, event, tool);
+    forEvent('PreToolUse', 'Bash');
+    const views = () => filesOf(stemOf('test')).filter((f) => f.includes('.view.'));
+    expect(views()).toHaveLength(3); // Bash, Write, other tools
+    fs.writeFileSync(root(), 'version: 1\nrules:\n  - { id: b, on: PreToolUse, tools: Bash, command: ["^rm "], deny: "no" }\n');
+    expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['b']);
+    expect(views()).toHaveLength(2); // Bash, other tools
+    expect(forEvent('PreToolUse', 'Write').policy?.rules).toEqual([]);
+  });
+});

@@ -6,7 +6,8 @@
  */
 import { diagnostic } from '../diagnostics';
 import type { CompiledPolicy, Diagnostic } from '../types';
-import { cacheDirectories, cacheFileName, readCacheFiles, writeCacheFile } from './cache-store';
+import * as path from 'path';
+import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherBuilds, writeCacheFile } from './cache-store';
 import type { CompileResult } from './compile-entry';
 import { ENGINE_VERSION } from './engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
@@ -128,11 +129,15 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
 
 /**
  * Writes the full artefact, its views and their head (last, so that a head on disk
- * always finds its views). Returns the errors met.
+ * always finds its views), then removes other builds' old files for the same roots.
+ * Returns the errors met.
  */
 function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact): string[] {
   const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
-  return [...('errors' in written ? written.errors : []), ...storeViews(dirs, name, artefact)];
+  const errors = [...('errors' in written ? written.errors : []), ...storeViews(dirs, name, artefact)];
+  // Other builds' files for these roots go once they are old (see removeOtherBuilds).
+  if ('file' in written) removeOtherBuilds(path.dirname(written.file), name, Date.now());
+  return errors;
 }
 
 /**

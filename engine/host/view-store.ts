@@ -1,10 +1,12 @@
 /**
  * The runner's views of an artefact on disk (policy-views.ts says what they hold): one
  * `<hash>.view.<key>.json` per event and tool, and `<hash>.head.json`, written last, which
- * names the build whose views it goes with. Written and read through cache-store.ts.
+ * names the build whose views it goes with; views the new build does not have are then
+ * removed. Written and read through cache-store.ts.
  */
 import type { CompiledPolicy } from '../types';
-import { readCacheFiles, shortKey, writeCacheFile } from './cache-store';
+import * as path from 'path';
+import { readCacheFiles, removeOtherViews, shortKey, writeCacheFile } from './cache-store';
 import { isViewOf, policyFromView, policyViews, type PolicyView, type ViewCatalog } from './policy-views';
 import type { SourceHash } from './sources';
 
@@ -19,19 +21,31 @@ export interface CachedHead {
 }
 
 /**
- * Writes the views of `artefact` for the cache file `name`, then their head. Returns the
- * errors met (none: every view and the head were written).
+ * Writes the views of `artefact` for the cache file `name`, then their head, then removes
+ * the views of earlier builds that this one no longer has. Returns the errors met (none:
+ * every view and the head were written).
  */
 export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHead, 'build' | 'views'>): string[] {
   const build = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const { catalog, views } = policyViews(artefact.policy, build);
   const errors: string[] = [];
+  const written = new Map<string, Set<string>>();
   for (const view of views) {
-    const written = writeCacheFile(dirs, viewName(name, view.event, view.tool), JSON.stringify(view));
-    if ('errors' in written) errors.push(...written.errors);
+    const file = viewName(name, view.event, view.tool);
+    const result = writeCacheFile(dirs, file, JSON.stringify(view));
+    if ('errors' in result) errors.push(...result.errors);
+    else addTo(written, path.dirname(result.file), file);
   }
   if (errors.length > 0) return errors;
-  return writeHead(dirs, name, { ...artefact, build, policy: policyFromView(artefact.policy, null), views: catalog });
+  const headErrors = writeHead(dirs, name, { ...artefact, build, policy: policyFromView(artefact.policy, null), views: catalog });
+  if (headErrors.length === 0) for (const [dir, files] of written) removeOtherViews(dir, name, files);
+  return headErrors;
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
 }
 
 /** Writes a head (again, e.g. with refreshed fingerprints); returns the errors met. */
