@@ -27,8 +27,8 @@ describe('conditions', () => {
   test.each<[string, Partial<CompiledRule>, HookEvent, Pick<RuleTrace, 'status' | 'failed'>]>([
     ['tools: named', { tools: toolFilter('Write|Edit') }, write, { status: 'fired' }],
     ['tools: pattern', { tools: toolFilter('mcp__*__delete_*') }, pre('mcp__gh__delete_repo', {}), { status: 'fired' }],
-    ['tools: pattern fails', { tools: toolFilter('Edit|mcp__*') }, pre('mcp', {}),
-      { status: 'not-matched', failed: { condition: 'tools', detail: 'tool "mcp" is not in [Edit, /^mcp__.*$/]' } }],
+    ['tools: pattern fails', { tools: toolFilter('Edit|mcp__*_delete') }, pre('mcp__x', {}),
+      { status: 'not-matched', failed: { condition: 'tools', detail: 'tool "mcp__x" is not in [Edit, /^mcp__.*_delete$/]' } }],
     ['agents: listed', { agents: ['ba', 'amy'] }, write, { status: 'fired' }],
     ['agents: not listed', { agents: ['murdock'] }, write,
       { status: 'not-matched', failed: { condition: 'agents', detail: 'agent "ba" is not in [murdock]' } }],
@@ -145,9 +145,11 @@ describe('combining outcomes', () => {
       compiledRule({ id: 'mcp', tools: toolFilter('mcp__*') }),
       compiledRule({ id: 'any' }),
       compiledRule({ id: 'bash', tools: toolFilter('Bash') }),
+      compiledRule({ id: 'b-glob', tools: toolFilter('B*_x') }),
     ];
+    // A patterned rule is a candidate when the tool name starts with its pattern's literal part.
     const decision = await run(rules, pre('Bash', { command: 'ls' }));
-    expect(decision.trace.map((t) => `${t.id}:${t.status}`)).toEqual(['mcp:not-matched', 'any:fired', 'bash:fired']);
+    expect(decision.trace.map((t) => `${t.id}:${t.status}`)).toEqual(['any:fired', 'bash:fired', 'b-glob:not-matched']);
   });
 
   test('messages are cut to 10,000 characters', async () => {

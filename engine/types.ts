@@ -233,7 +233,18 @@ export interface CompiledRule {
 
 /** Which rules can apply to an event and tool, in rule order, without scanning all rules. */
 export interface RuleIndex {
-  byEvent: Record<string, { byTool: Record<string, number[]>; patterned: number[]; anyTool: number[] }>;
+  byEvent: Record<string, {
+    byTool: Record<string, number[]>;
+    /** Every rule with a tool pattern. */
+    patterned: number[];
+    /**
+     * The same rules by the literal text every tool name their patterns match starts with
+     * (`mcp__github__` for `mcp__github__*`; '' when unsure). Missing in indexes built
+     * before it existed: `patterned` then serves.
+     */
+    byPrefix?: Record<string, number[]>;
+    anyTool: number[];
+  }>;
 }
 
 // ---------------------------------------------------------------------------
