@@ -48,8 +48,13 @@ const runHook = (function runHook(bundle) {
   }
   hook.main(process.argv.slice(3)).then((result) => {
     process.exitCode = result.exitCode;
-    // The answer is written; only now pay for storing new code caches.
-    if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1', result.runKind);
+    // The answer is written; only now pay for storing new code caches, which can never
+    // change the exit code.
+    try {
+      if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1', result.runKind);
+    } catch {
+      // A cache that cannot be stored costs only time.
+    }
     // After a deadline, evaluation may still hold the event loop open: stop now.
     if (result.timedOut) process.exit();
   });
@@ -176,6 +181,12 @@ function storeCodeCache(dirs, entry, kinds) {
       writeAtomically(path.join(dir, `${entry.name}.kinds`), kinds.map((k) => `${k}\n`).join(''));
       entry.stored = file;
     } catch {
+      // No cache without its kinds (it would be extended again at every event): try the next folder.
+      try {
+        fs.rmSync(file, { force: true });
+      } catch {
+        // Left as it is: it costs a rewrite per new kind of run, never an answer.
+      }
       continue;
     }
     removeOtherKeys(dir, entry);

@@ -124,6 +124,24 @@ describe('the V8 code cache', () => {
     expect(run().bundle).toBe('hit');
   });
 
+  it('a cache whose kinds cannot be written is not left behind: the next folder gets both, and the answer is the same', () => {
+    run();
+    const first = run();
+    const cache = bundleCacheOf(first.stderr);
+    const kinds = cache.replace(/\.cache$/, '.kinds');
+    fs.rmSync(cache);
+    fs.rmSync(kinds);
+    fs.mkdirSync(kinds); // renaming the new kinds file onto a folder fails
+    const blocked = run();
+    expect([blocked.stdout, blocked.code, blocked.bundle]).toEqual([DENY, 0, 'miss']);
+    expect(fs.existsSync(cache)).toBe(false);
+    const stored = bundleCacheOf(blocked.stderr);
+    expect(path.dirname(stored)).not.toBe(cacheDir);
+    expect(fs.existsSync(stored) && fs.existsSync(stored.replace(/\.cache$/, '.kinds'))).toBe(true);
+    const next = run();
+    expect([next.stdout, next.code, next.bundle]).toEqual([DENY, 0, 'hit']);
+  });
+
   it('HOOKPOLICY_CODE_CACHE=off loads the bundle plainly and writes no code cache', () => {
     const plain = run({ HOOKPOLICY_CODE_CACHE: 'off' });
     expect([plain.stdout, plain.code, plain.bundle]).toEqual([DENY, 0, null]);
