@@ -3,7 +3,7 @@
 //   npm run fuzz -- --seed 42 --runs 5000 [more jest arguments]
 // sets HOOKPOLICY_FC_SEED and HOOKPOLICY_FC_RUNS (see test/support/fuzz-config.ts) and runs
 // jest on test/robustness and the unit suites with seeded properties (redaction, the
-// walker's globs, log timestamps, the shell pre-check; paths given
+// walker's globs, log timestamps, the shell pre-check, the rule index; paths given
 // replace those, e.g. test/robustness/bad-input for the seeded suite only). Without --seed a random seed is
 // drawn and printed, so a failure can be replayed with it.
 import { spawnSync } from 'node:child_process';
@@ -40,6 +40,6 @@ console.log(`fuzz: HOOKPOLICY_FC_SEED=${env.HOOKPOLICY_FC_SEED} HOOKPOLICY_FC_RU
 const jest = require.resolve('jest/bin/jest');
 // Paths given on the command line replace the default ones (jest ORs its path patterns).
 const named = rest.some((a) => !a.startsWith('-'));
-const suites = named ? [] : ['test/robustness', 'engine/host/redact', 'engine/host/walk-glob', 'engine/host/iso-time', 'engine/evaluate/shell/precheck'];
+const suites = named ? [] : ['test/robustness', 'engine/host/redact', 'engine/host/walk-glob', 'engine/host/iso-time', 'engine/evaluate/shell/precheck', 'engine/rule-index'];
 const result = spawnSync(process.execPath, [jest, '--testTimeout=600000', ...suites, ...rest], { cwd: root, env, stdio: 'inherit' });
 process.exit(result.status ?? 1);
