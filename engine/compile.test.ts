@@ -81,7 +81,7 @@ describe('rules', () => {
 
   test('command regexes are kept as sources', () => {
     const policy = compiled(buildRules('  - id: r', '    on: PreToolUse', "    command: '\\brm\\s+-rf\\b'", '    deny: x'));
-    expect(policy.rules[0].command).toEqual([{ ...rx('\\brm\\s+-rf\\b'), guard: false, literal: '-rf' }]);
+    expect(policy.rules[0].command).toEqual([{ ...rx('\\brm\\s+-rf\\b'), guard: false, literal: '-rf', allOf: ['rm'] }]);
   });
 
   test('a pattern that can backtrack catastrophically is marked for the watchdog', () => {

@@ -179,6 +179,8 @@ export interface RegexSource {
   literal?: string;
   /** Set by the compiler instead of `literal` when stronger: every match contains one of these. */
   anyOf?: string[];
+  /** Set by the compiler: every match contains each of these too (lower-cased under `i`). */
+  allOf?: string[];
 }
 
 export interface CompiledLet {

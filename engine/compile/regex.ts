@@ -2,7 +2,7 @@
  * Checks user regular expressions (rule `command`, let `extract`) and keeps them as sources.
  */
 import { isSuperLinear } from '../evaluate/regex-safety';
-import { requiredAlternatives, requiredLiteral } from './required-literal';
+import { requiredAlternatives, requiredLiteral, requiredLiterals } from './required-literal';
 import type { RegexSource } from '../types';
 import type { CompileContext } from './context';
 import { at, report } from './context';
@@ -21,6 +21,10 @@ export function compileRegex(ctx: CompileContext, source: string, flags: string,
     // The stronger requirement: the longer literal, or a set whose every member is longer.
     if (alternatives && Math.min(...alternatives.map((l) => l.length)) > (literal?.length ?? 0)) compiled.anyOf = alternatives;
     else if (literal !== null) compiled.literal = literal;
+    // The other required runs, even one character long (`\+` in a force push), checked
+    // after those: a text that lacks one cannot match either.
+    const others = requiredLiterals(source, flags).filter((l) => !(compiled.literal ?? '').includes(l));
+    if (others.length > 0) compiled.allOf = others;
     return compiled;
   } catch (error) {
     report(ctx, 'invalid-regex', `Invalid regular expression: ${(error as Error).message}`, at(ctx, pointer));

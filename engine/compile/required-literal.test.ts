@@ -1,4 +1,4 @@
-import { requiredAlternatives, requiredLiteral } from './required-literal';
+import { requiredAlternatives, requiredLiteral, requiredLiterals } from './required-literal';
 
 describe('requiredLiteral', () => {
   test.each<[string, string, string | null]>([
@@ -37,6 +37,20 @@ describe('requiredLiteral', () => {
   });
 });
 
+describe('requiredLiterals', () => {
+  test.each<[string, string, string[]]>([
+    ['\\bgit\\s+push\\b[^;&|]*\\s\\+(?:main|master)', '', ['push', 'git', '+']],
+    ['ab*c', '', ['a', 'c']],
+    ['a.a', '', ['a']], // repeats once
+    ['a|b', '', []],
+    ['CHMOD [0-7]+ X', 'i', ['chmod ', ' x']],
+    ['caf\u00e9 x', 'i', []],
+    ['(unclosed', '', []],
+  ])('/%s/%s -> %p', (source, flags, expected) => {
+    expect(requiredLiterals(source, flags)).toEqual(expected);
+  });
+});
+
 describe('requiredLiteral never rules out a real match (property)', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const fc = require('fast-check') as typeof import('fast-check');
@@ -51,6 +65,19 @@ describe('requiredLiteral never rules out a real match (property)', () => {
         return (ignoreCase ? text.toLowerCase() : text).includes(literal);
       }),
       { seed: 20261122, numRuns: 3000 },
+    );
+  });
+
+  test('if the pattern matches, the text contains every one of requiredLiterals', () => {
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 8 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', '.', ' ', 'x', 'A'), maxLength: 12 }), fc.boolean(), (tokens, text, ignoreCase) => {
+        const source = tokens.join('');
+        const flags = ignoreCase ? 'i' : '';
+        const literals = requiredLiterals(source, flags);
+        if (literals.length === 0 || !new RegExp(source, flags).test(text)) return true;
+        return literals.every((l) => (ignoreCase ? text.toLowerCase() : text).includes(l));
+      }),
+      { seed: 20261123, numRuns: 3000 },
     );
   });
 });

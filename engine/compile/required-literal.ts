@@ -12,15 +12,24 @@
  * @example requiredLiteral('a|b', '') // null (top-level alternation)
  */
 export function requiredLiteral(source: string, flags: string): string | null {
+  const best = requiredLiterals(source, flags)[0];
+  return best !== undefined && best.length >= 2 ? best : null;
+}
+
+/**
+ * Every literal run of the top-level sequence, each of which every match contains
+ * (lower-cased under `i`), longest first, without repeats; empty when there is none or
+ * the pattern is outside what this reader trusts. Under `i`, only printable ASCII runs.
+ * @example requiredLiterals('\\bgit\\s+push\\b[^;&|]*\\s\\+(?:main|master)', '') // ['push', 'git', '+']
+ */
+export function requiredLiterals(source: string, flags: string): string[] {
   const ignoreCase = flags.includes('i');
   // Unicode case folding under `iu` can match non-ASCII text to ASCII letters: no prefilter.
-  if (ignoreCase && (flags.includes('u') || flags.includes('v'))) return null;
+  if (ignoreCase && (flags.includes('u') || flags.includes('v'))) return [];
   const runs = literalRuns(source);
-  if (runs === null) return null;
-  let best = '';
-  for (const run of runs) if (run.length > best.length) best = run;
-  if (best.length < 2 || (ignoreCase && !/^[\x20-\x7e]+$/.test(best))) return null;
-  return ignoreCase ? best.toLowerCase() : best;
+  if (runs === null) return [];
+  const kept = ignoreCase ? runs.filter((r) => /^[\x20-\x7e]+$/.test(r)).map((r) => r.toLowerCase()) : runs;
+  return [...new Set(kept)].sort((x, y) => y.length - x.length);
 }
 
 /**

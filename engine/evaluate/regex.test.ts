@@ -83,4 +83,19 @@ describe('the required-literal prefilter', () => {
       exec.mockRestore();
     }
   });
+
+  test('every other required run: a text that lacks one is settled without the pattern', () => {
+    const exec = jest.spyOn(RegExp.prototype, 'exec');
+    try {
+      const plusPush = { source: '\\bgit\\s+push\\b[^;&|]*\\s\\+(?:main|master)', flags: '', guard: true, literal: 'push', allOf: ['git', '+'] };
+      expect(policyRegexTest([plusPush], 'git push origin main')).toBe(false);
+      expect(exec).not.toHaveBeenCalled();
+      expect(policyRegexTest([{ ...plusPush, guard: false }], 'git push origin +main')).toBe(true);
+      expect(policyRegexTest([{ source: 'A.B', flags: 'i', allOf: ['a', 'b'] }], 'xAyCz')).toBe(false);
+      expect(exec).toHaveBeenCalledTimes(1); // only the +main command ran the pattern
+      expect(policyRegexTest([{ source: 'A.B', flags: 'i', allOf: ['a', 'b'] }], 'XaYbZ')).toBe(true);
+    } finally {
+      exec.mockRestore();
+    }
+  });
 });
