@@ -20,8 +20,23 @@ describe('requiredLiteral', () => {
     ['caf\u00e9', 'i', null], // non-ASCII under i: no prefilter
     ['KELVIN', 'iu', null],
     ['(unclosed', '', null],
+    // Character codes are not their digits: `\x60` is a backtick.
+    ['echo\\x60abc', '', 'echo'],
+    ['ab\\u0060cdef', '', 'cdef'],
+    ['ab\\cJcd', '', 'ab'],
+    ['(?<n>x)\\k<n>yz', '', 'yz'],
+    ['ab\\12cd', '', 'ab'],
   ])('/%s/%s -> %p', (source, flags, expected) => {
     expect(requiredLiteral(source, flags)).toBe(expected);
+  });
+
+  test.each([
+    ['echo\\x60abc', 'echo`abc'],
+    ['ab\\u0060cdef', 'ab`cdef'],
+    ['ab\\cJcd', 'ab\ncd'],
+  ])('/%s/ still matches %j, which holds every required literal', (source, text) => {
+    expect(new RegExp(source).test(text)).toBe(true);
+    for (const l of requiredLiterals(source, '')) expect(text).toContain(l);
   });
 
   test.each([
@@ -54,7 +69,8 @@ describe('requiredLiterals', () => {
 describe('requiredLiteral never rules out a real match (property)', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const fc = require('fast-check') as typeof import('fast-check');
-  const token = fc.constantFrom('a', 'b', 'c', 'ab', '\\.', '.', 'a*', 'b+', 'c?', '(ab)?', '(a|b)+', '[ab]', '|', '\\s', ' ', 'x{0,2}', 'b*?', '^', '$', '\\b');
+  const token = fc.constantFrom('a', 'b', 'c', 'ab', '\\.', '.', 'a*', 'b+', 'c?', '(ab)?', '(a|b)+', '[ab]', '|', '\\s', ' ', 'x{0,2}', 'b*?', '^', '$', '\\b',
+    '\\x61', '\\u0062', '\\x2e', '\\1', '\\cA', '(?=ab)', '(?<=a)');
   test('if the pattern matches, the text contains the literal', () => {
     fc.assert(
       fc.property(fc.array(token, { maxLength: 8 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', '.', ' ', 'x', 'A'), maxLength: 12 }), fc.boolean(), (tokens, text, ignoreCase) => {

@@ -116,9 +116,15 @@ function literalRuns(source: string): string[] | null {
     } else if (c === '\\') {
       const next = source[i + 1];
       if (next === undefined) return null;
-      if (LITERAL_ESCAPE.test(next)) run += next;
-      else cut();
-      i += 2;
+      if (LITERAL_ESCAPE.test(next)) {
+        run += next;
+        i += 2;
+      } else {
+        // A class, boundary, back-reference or character code (`\x60` is a backtick, not
+        // "60"): the whole escape leaves the run.
+        cut();
+        i += escapeLength(source, i);
+      }
     } else if (c === '.' || c === '^' || c === '$' || c === '{' || c === '}' || c === ')' || c === ']') {
       cut();
       i++;
@@ -129,6 +135,24 @@ function literalRuns(source: string): string[] | null {
   }
   cut();
   return runs;
+}
+
+/**
+ * The length of the escape at `i` (a backslash) that is not a plain character: `\xHH`,
+ * `\uHHHH`, `\u{...}`, `\cX`, `\k<name>`, `\p{...}`, a back-reference or octal escape
+ * with all its digits; 2 for the rest (`\d`, `\b`, an identity escape like `\a`).
+ */
+function escapeLength(source: string, i: number): number {
+  const next = source[i + 1];
+  const rest = source.slice(i + 2);
+  const m = next === 'x' ? /^[0-9a-fA-F]{2}/.exec(rest)
+    : next === 'u' ? /^(?:[0-9a-fA-F]{4}|\{[0-9a-fA-F]+\})/.exec(rest)
+    : next === 'c' ? /^[A-Za-z]/.exec(rest)
+    : next === 'k' ? /^<[^>]*>/.exec(rest)
+    : next === 'p' || next === 'P' ? /^\{[^}]*\}/.exec(rest)
+    : next >= '0' && next <= '9' ? /^[0-9]*/.exec(rest)
+    : null;
+  return 2 + (m ? m[0].length : 0);
 }
 
 const QUANTIFIER = /^\{\d+(,\d*)?\}/;
