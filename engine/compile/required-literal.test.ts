@@ -12,7 +12,8 @@ describe('requiredLiteral', () => {
     ['abcd?', '', 'abc'],
     ['ab{0,2}cd', '', 'cd'],
     ['a|bcd', '', null], // top-level alternation
-    ['(abc)', '', null], // groups are not read
+    ['(abc)', '', 'abc'], // a group every match goes through
+    ['(abc)?', '', null], // an optional one
     ['[abc]def', '', 'def'],
     ['x\\dyz', '', 'yz'],
     ['\\$HOME/', '', '$HOME/'],
@@ -54,7 +55,7 @@ describe('requiredLiteral', () => {
 
 describe('requiredLiterals', () => {
   test.each<[string, string, string[]]>([
-    ['\\bgit\\s+push\\b[^;&|]*\\s\\+(?:main|master)', '', ['push', 'git', '+']],
+    ['\\bgit\\s+push\\b[^;&|]*\\s\\+(?:main|master)', '', ['push', 'git', '+', 'm', 'a']],
     ['ab*c', '', ['a', 'c']],
     ['a.a', '', ['a']], // repeats once
     ['a|b', '', []],
@@ -66,11 +67,30 @@ describe('requiredLiterals', () => {
   });
 });
 
+describe('requiredLiterals reads the groups every match goes through', () => {
+  test.each<[string, string[]]>([
+    ['ab|ba', ['a', 'b']],
+    ['a|bcd', []],
+    ['(?:ab|ba)c', ['a', 'b', 'c']],
+    ['(?!xy)z', ['z']],
+    ['(?:xy)?z', ['z']],
+    ['(?:xy){0,2}z', ['z']],
+    ['(?:xy){1,2}z', ['xy', 'z']],
+    ['(?:xy)+z', ['xy', 'z']],
+    ['x(?=[^;]*\\s(?:-f|--force|-[a-z]*f[a-z]*))', ['x', '-', 'f']],
+    ['(?<=ab)c', ['ab', 'c']],
+    ['(?<!ab)c', ['c']],
+  ])('/%s/ -> %p', (source, expected) => {
+    expect(requiredLiterals(source, '')).toEqual(expected);
+  });
+});
+
 describe('requiredLiteral never rules out a real match (property)', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const fc = require('fast-check') as typeof import('fast-check');
   const token = fc.constantFrom('a', 'b', 'c', 'ab', '\\.', '.', 'a*', 'b+', 'c?', '(ab)?', '(a|b)+', '[ab]', '|', '\\s', ' ', 'x{0,2}', 'b*?', '^', '$', '\\b',
-    '\\x61', '\\u0062', '\\x2e', '\\1', '\\cA', '(?=ab)', '(?<=a)');
+    '\\x61', '\\u0062', '\\x2e', '\\1', '\\cA', '(?=ab)', '(?<=a)', '(?:ab|ba)', '(a|ab)', '(?!ab)', '(?:x\\.|yy)+',
+    '(?:a|)', '(?:ab){0,2}', '(?:ba){1,2}', '(?=c|bc)', '(?:a(?:b|c)|ca)');
   test('if the pattern matches, the text contains the literal', () => {
     fc.assert(
       fc.property(fc.array(token, { maxLength: 8 }), fc.string({ unit: fc.constantFrom('a', 'b', 'c', '.', ' ', 'x', 'A'), maxLength: 12 }), fc.boolean(), (tokens, text, ignoreCase) => {

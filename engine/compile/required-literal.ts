@@ -1,8 +1,9 @@
 /**
  * The longest literal text every match of a regular expression must contain, found at
  * compile time so that the evaluator can skip a pattern (and its watchdog) when the text
- * does not contain it. Only the top-level sequence is read; groups, classes, escapes with
- * meaning and anything quantified break a run, so a literal found here is always required.
+ * does not contain it. Classes, escapes with meaning and anything quantified break a run;
+ * groups are read only where every match must go through them, so a literal found here
+ * is always required.
  */
 
 /**
@@ -17,16 +18,18 @@ export function requiredLiteral(source: string, flags: string): string | null {
 }
 
 /**
- * Every literal run of the top-level sequence, each of which every match contains
- * (lower-cased under `i`), longest first, without repeats; empty when there is none or
- * the pattern is outside what this reader trusts. Under `i`, only printable ASCII runs.
- * @example requiredLiterals('\\bgit\\s+push\\b[^;&|]*\\s\\+(?:main|master)', '') // ['push', 'git', '+']
+ * Every literal text each match contains (lower-cased under `i`), longest first, without
+ * repeats: the runs of the top-level sequence, and what the groups every match goes
+ * through require, an alternation giving what all its alternatives share; empty when
+ * there is none or the pattern is outside what this reader trusts. Under `i`, only
+ * printable ASCII texts.
+ * @example requiredLiterals('\\bgit\\s+push\\b[^;&|]*\\s\\+(?:main|master)', '') // ['push', 'git', '+', 'm', 'a']
  */
 export function requiredLiterals(source: string, flags: string): string[] {
   const ignoreCase = flags.includes('i');
   // Unicode case folding under `iu` can match non-ASCII text to ASCII letters: no prefilter.
   if (ignoreCase && (flags.includes('u') || flags.includes('v'))) return [];
-  const runs = literalRuns(source);
+  const runs = requiredStrings(source);
   if (runs === null) return [];
   const kept = ignoreCase ? runs.filter((r) => /^[\x20-\x7e]+$/.test(r)).map((r) => r.toLowerCase()) : runs;
   return [...new Set(kept)].sort((x, y) => y.length - x.length);
@@ -87,6 +90,63 @@ function groupLiterals(group: string): string[] | null {
 
 /** The literal runs of the top-level sequence, or null for a top-level alternation or a malformed source. */
 function literalRuns(source: string): string[] | null {
+  return sequenceStrings(source, false);
+}
+
+/**
+ * What every match of `pattern` contains: for an alternation, what every alternative
+ * requires (`-f|--force|-[a-z]*f` -> `-`, `f`); null when the pattern is malformed.
+ */
+function requiredStrings(pattern: string): string[] | null {
+  const alternatives = splitAlternatives(pattern);
+  if (alternatives === null) return null;
+  let common: string[] | null = null;
+  for (const alternative of alternatives) {
+    const strings = sequenceStrings(alternative, true);
+    if (strings === null) return null;
+    common = common === null ? strings : shared(common, strings);
+  }
+  return common ?? [];
+}
+
+/** The top-level alternatives of a pattern (escapes, classes and groups respected), or null when malformed. */
+function splitAlternatives(pattern: string): string[] | null {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (c === '[' || c === '(') {
+      const end = c === '[' ? skipClass(pattern, i) : skipGroup(pattern, i);
+      if (end < 0) return null;
+      i = end - 1;
+    } else if (c === '|') {
+      out.push(pattern.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(pattern.slice(start));
+  return out;
+}
+
+/** The strings required by both lists: a member of one that a member of the other contains, or one character of such a member. */
+function shared(a: string[], b: string[]): string[] {
+  const within = (list: string[], text: string) => list.some((m) => m.includes(text));
+  const kept = new Set<string>();
+  for (const m of a) {
+    if (within(b, m)) kept.add(m);
+    else for (const ch of m) if (within(b, ch)) kept.add(ch);
+  }
+  for (const m of b) if (within(a, m)) kept.add(m);
+  return [...kept];
+}
+
+/**
+ * The literal runs of a sequence (null for an alternation in it or a malformed source);
+ * with `descend`, also what its groups require: a group that must match (not optional,
+ * not a negative lookaround) contributes requiredStrings of its content.
+ */
+function sequenceStrings(source: string, descend: boolean): string[] | null {
   const runs: string[] = [];
   let run = '';
   const cut = () => {
@@ -101,6 +161,11 @@ function literalRuns(source: string): string[] | null {
       const end = skipGroup(source, i);
       if (end < 0) return null;
       cut();
+      if (descend && groupIsRequired(source, i, end)) {
+        const inner = requiredStrings(source.slice(i + groupHead(source, i).length, end - 1));
+        if (inner === null) return null;
+        runs.push(...inner);
+      }
       i = end;
     } else if (c === '[') {
       const end = skipClass(source, i);
@@ -135,6 +200,22 @@ function literalRuns(source: string): string[] | null {
   }
   cut();
   return runs;
+}
+
+/** The opening of the group at `start`: `(`, `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!` or `(?<name>`. */
+function groupHead(source: string, start: number): string {
+  return (/^\((?:\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>))?/.exec(source.slice(start)) as RegExpExecArray)[0];
+}
+
+/** True when every match goes through the group at start..end: it is not a negative lookaround and no quantifier lets it match zero times. */
+function groupIsRequired(source: string, start: number, end: number): boolean {
+  const head = groupHead(source, start);
+  if (head === '(?!' || head === '(?<!') return false;
+  if (head === '(' && source[start + 1] === '?') return false; // a group syntax this reader does not know
+  const after = source.slice(end);
+  if (after.startsWith('*') || after.startsWith('?')) return false;
+  const counted = QUANTIFIER.exec(after);
+  return !counted || !/^\{0*[,}]/.test(counted[0]);
 }
 
 /**
