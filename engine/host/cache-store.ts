@@ -61,7 +61,7 @@ export function cacheFileName(roots: readonly string[], engineVersion: string): 
 }
 
 /** The files of one artefact: `<stem>.json` and the head, views and failed build beside it. */
-const POLICY_CACHE_FILE = /^([0-9a-f]{40})\.(?:json|head\.json|failed\.json|view\.[0-9a-f]{8}\.json)$/;
+export const POLICY_CACHE_FILE = /^([0-9a-f]{40})\.(?:json|head\.json|failed\.json|view\.[0-9a-f]{8}\.json)$/;
 
 /** How long the files of another build for the same roots are kept after their last write. */
 export const OTHER_BUILD_GRACE_MS = 7 * 24 * 3600 * 1000;
@@ -114,7 +114,8 @@ export function removeOtherViews(dir: string, name: string, keep: ReadonlySet<st
   return removed;
 }
 
-function listFolder(dir: string): string[] {
+/** The names in `dir`, or none when it cannot be listed. */
+export function listFolder(dir: string): string[] {
   try {
     return fs.readdirSync(dir);
   } catch {

@@ -238,6 +238,23 @@ describe('what a build removes from the cache folder', () => {
     expect(withEngine('test').fromCache).toBe(true);
   });
 
+  it('removes the builds of a deleted project once they are a month old', () => {
+    const gone = path.join(dir, 'gone', 'policies.yaml');
+    const kept = path.join(dir, 'kept', 'policies.yaml');
+    for (const file of [gone, kept]) {
+      fs.mkdirSync(path.dirname(file));
+      fs.writeFileSync(file, extra('elsewhere'));
+      withEngine('test', [file]);
+    }
+    fs.rmSync(path.dirname(gone), { recursive: true });
+    age(stemOf('test', [gone]), 31);
+    age(stemOf('test', [kept]), 31);
+
+    expect(withEngine('test').fromCache).toBe(false);
+    expect(filesOf(stemOf('test', [gone]))).toEqual([]);
+    expect(filesOf(stemOf('test', [kept])).length).toBeGreaterThanOrEqual(3);
+  });
+
   it('removes the views a rebuild no longer has', () => {
     const twoTools = 'version: 1\nrules:\n  - { id: b, on: PreToolUse, tools: Bash, command: ["^rm "], deny: "no" }\n  - { id: w, on: PreToolUse, tools: Write, paths: { deny: [".env"] }, deny: "no" }\n';
     fs.writeFileSync(root(), twoTools);

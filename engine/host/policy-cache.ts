@@ -7,6 +7,7 @@
 import { diagnostic } from '../diagnostics';
 import type { CompiledPolicy, Diagnostic } from '../types';
 import * as path from 'path';
+import { removeAbandonedBuilds } from './abandoned-builds';
 import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherBuilds, writeCacheFile } from './cache-store';
 import type { CompileResult } from './compile-entry';
 import { ENGINE_VERSION } from './engine-version';
@@ -129,14 +130,17 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
 
 /**
  * Writes the full artefact, its views and their head (last, so that a head on disk
- * always finds its views), then removes other builds' old files for the same roots.
- * Returns the errors met.
+ * always finds its views), then removes other builds' old files for the same roots and
+ * the builds whose roots are gone. Returns the errors met.
  */
 function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact): string[] {
   const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
   const errors = [...('errors' in written ? written.errors : []), ...storeViews(dirs, name, artefact)];
   // Other builds' files for these roots go once they are old (see removeOtherBuilds).
-  if ('file' in written) removeOtherBuilds(path.dirname(written.file), name, Date.now());
+  if ('file' in written) {
+    removeOtherBuilds(path.dirname(written.file), name, Date.now());
+    removeAbandonedBuilds(path.dirname(written.file), name, Date.now());
+  }
   return errors;
 }
 

@@ -191,6 +191,21 @@ describe('the compiled-policy cache', () => {
     expect(JSON.parse(fs.readFileSync(path.join(cacheDir, whole[0]), 'utf8')).policy.rules.map((r: { id: string }) => r.id)).toEqual(['no-env-writes']);
   });
 
+  it("a build removes a deleted project's cache files once they are a month old", async () => {
+    const worktree = project('worktree', { '.claude/policies.yaml': ENV_POLICY });
+    await hook(writeEvent(worktree, '.env'), { env: { CLAUDE_PROJECT_DIR: worktree } });
+    const left = policyCacheFiles();
+    const monthAgo = (Date.now() - 31 * 24 * 3600 * 1000) / 1000;
+    for (const f of left) fs.utimesSync(path.join(cacheDir, f), monthAgo, monthAgo);
+    fs.rmSync(worktree, { recursive: true });
+
+    const root = project('p', { '.claude/policies.yaml': ENV_POLICY });
+    expect(await hook(writeEvent(root, '.env'), { env: { CLAUDE_PROJECT_DIR: root } })).toMatchObject({ stdout: DENY_ENV, stderr: '', code: 0 });
+    const now = policyCacheFiles();
+    expect(now.filter((f) => left.includes(f))).toEqual([]);
+    expect(now.filter((f) => f.endsWith('.head.json'))).toHaveLength(1);
+  });
+
   it('survives a corrupt cache file with a warning on stderr', async () => {
     const root = project('p', { '.claude/policies.yaml': ENV_POLICY });
     const env = { CLAUDE_PROJECT_DIR: root };
