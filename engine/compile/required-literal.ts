@@ -45,7 +45,7 @@ export function requiredLiterals(source: string, flags: string): string[] {
 export function requiredAlternatives(source: string, flags: string): string[] | null {
   const ignoreCase = flags.includes('i');
   if (ignoreCase && (flags.includes('u') || flags.includes('v'))) return null;
-  if (literalRuns(source) === null) return null;
+  if (sequenceStrings(source, false) === null) return null;
   let best: string[] | null = null;
   const shortest = (set: string[]) => Math.min(...set.map((l) => l.length));
   for (let i = 0; i < source.length; i++) {
@@ -86,11 +86,6 @@ function groupLiterals(group: string): string[] | null {
   }
   alternatives.push(text);
   return alternatives.every((a) => a !== '') ? alternatives : null;
-}
-
-/** The literal runs of the top-level sequence, or null for a top-level alternation or a malformed source. */
-function literalRuns(source: string): string[] | null {
-  return sequenceStrings(source, false);
 }
 
 /**

@@ -76,9 +76,12 @@ export function policyRegexTest(sources: readonly RegexSource[], text: string): 
  */
 export function policyRegexExec(r: RegexSource, text: string): Array<string | undefined> | null {
   // Most patterns cannot match most commands: a missing required literal settles it without the engine.
-  if (r.literal !== undefined && !(r.flags.includes('i') ? lowerCase(text) : text).includes(r.literal)) return null;
-  if (r.anyOf !== undefined && !r.anyOf.some((l) => (r.flags.includes('i') ? lowerCase(text) : text).includes(l))) return null;
-  if (r.allOf !== undefined && !r.allOf.every((l) => (r.flags.includes('i') ? lowerCase(text) : text).includes(l))) return null;
+  if (r.literal !== undefined || r.anyOf !== undefined || r.allOf !== undefined) {
+    const haystack = r.flags.includes('i') ? lowerCase(text) : text;
+    if (r.literal !== undefined && !haystack.includes(r.literal)) return null;
+    if (r.anyOf !== undefined && !r.anyOf.some((l) => haystack.includes(l))) return null;
+    if (r.allOf !== undefined && !r.allOf.every((l) => haystack.includes(l))) return null;
+  }
   const re = toRegExp(r);
   const m = needsWatchdog(r) || text.length > NATIVE_TEXT_LIMIT ? execGuarded(r, re, text) : re.exec(text);
   return m ? Array.from(m) : null;

@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { listFolder, POLICY_CACHE_FILE } from './cache-store';
+import { cacheStem, listFolder, olderThan, POLICY_CACHE_FILE, removeCacheFile } from './cache-store';
 
 /** How long the files of a build whose roots are gone are kept after their last write. */
 export const ABANDONED_BUILD_GRACE_MS = 30 * 24 * 3600 * 1000;
@@ -30,12 +30,12 @@ const RECORDS = ['head.json', 'failed.json', 'json'];
  * @example removeAbandonedBuilds('/c', '5d1f...e2.json', Date.now()) // ['/c/0a1b...ff.json', ...]
  */
 export function removeAbandonedBuilds(dir: string, keepName: string, nowMs: number): string[] {
-  const keep = keepName.slice(0, -'.json'.length);
+  const keep = cacheStem(keepName);
   const builds = new Map<string, string[]>();
   const removed: string[] = [];
   for (const file of listFolder(dir)) {
     if (TEMP_FILE.test(file)) {
-      if (olderThan(path.join(dir, file), nowMs, LEFTOVER_TEMP_GRACE_MS)) remove(path.join(dir, file), removed);
+      if (olderThan(path.join(dir, file), nowMs, LEFTOVER_TEMP_GRACE_MS)) removeCacheFile(path.join(dir, file), removed);
       continue;
     }
     const stem = POLICY_CACHE_FILE.exec(file)?.[1];
@@ -45,7 +45,7 @@ export function removeAbandonedBuilds(dir: string, keepName: string, nowMs: numb
     else builds.set(stem, [file]);
   }
   for (const [stem, files] of builds) {
-    if (abandoned(dir, stem, files, nowMs)) for (const file of files) remove(path.join(dir, file), removed);
+    if (abandoned(dir, stem, files, nowMs)) for (const file of files) removeCacheFile(path.join(dir, file), removed);
   }
   return removed;
 }
@@ -74,22 +74,5 @@ function recordedRoots(file: string): string[] | null | undefined {
     return Array.isArray(roots) && roots.length > 0 && roots.every((r) => typeof r === 'string') ? roots : null;
   } catch {
     return null;
-  }
-}
-
-function olderThan(file: string, nowMs: number, graceMs: number): boolean {
-  try {
-    return nowMs - fs.statSync(file).mtimeMs >= graceMs;
-  } catch {
-    return false;
-  }
-}
-
-function remove(file: string, removed: string[]): void {
-  try {
-    fs.rmSync(file, { force: true });
-    removed.push(file);
-  } catch {
-    // Not ours to remove: it only costs disk space.
   }
 }

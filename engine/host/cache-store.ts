@@ -76,19 +76,13 @@ export const OTHER_BUILD_GRACE_MS = 7 * 24 * 3600 * 1000;
  * @example removeOtherBuilds('/c', '5d1f...e2.json', Date.now()) // ['/c/5d1f...aa.json', ...]
  */
 export function removeOtherBuilds(dir: string, name: string, nowMs: number): string[] {
-  const stem = name.slice(0, -'.json'.length);
+  const stem = cacheStem(name);
   const removed: string[] = [];
   for (const file of listFolder(dir)) {
     const m = POLICY_CACHE_FILE.exec(file);
     if (!m || m[1] === stem || !m[1].startsWith(stem.slice(0, 8))) continue;
     const full = path.join(dir, file);
-    try {
-      if (nowMs - fs.statSync(full).mtimeMs < OTHER_BUILD_GRACE_MS) continue;
-      fs.rmSync(full, { force: true });
-      removed.push(full);
-    } catch {
-      // Gone already, or not ours to remove.
-    }
+    if (olderThan(full, nowMs, OTHER_BUILD_GRACE_MS)) removeCacheFile(full, removed);
   }
   return removed;
 }
@@ -99,19 +93,36 @@ export function removeOtherBuilds(dir: string, name: string, nowMs: number): str
  * A runner still reading the old head then finds no view and falls back to the artefact.
  */
 export function removeOtherViews(dir: string, name: string, keep: ReadonlySet<string>): string[] {
-  const prefix = `${name.slice(0, -'.json'.length)}.view.`;
+  const prefix = `${cacheStem(name)}.view.`;
   const removed: string[] = [];
   for (const file of listFolder(dir)) {
-    if (!file.startsWith(prefix) || !file.endsWith('.json') || keep.has(file)) continue;
-    const full = path.join(dir, file);
-    try {
-      fs.rmSync(full, { force: true });
-      removed.push(full);
-    } catch {
-      // Not ours to remove.
-    }
+    if (file.startsWith(prefix) && file.endsWith('.json') && !keep.has(file)) removeCacheFile(path.join(dir, file), removed);
   }
   return removed;
+}
+
+/** The artefact's name without `.json`: what its head, views and failed build start with. */
+export function cacheStem(name: string): string {
+  return name.slice(0, -'.json'.length);
+}
+
+/** True when the file was last written `graceMs` or more before `nowMs`; false when it cannot be stat'ed. */
+export function olderThan(file: string, nowMs: number, graceMs: number): boolean {
+  try {
+    return nowMs - fs.statSync(file).mtimeMs >= graceMs;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes a cache file, adding it to `removed`; one that cannot be removed stays (it only costs disk space). */
+export function removeCacheFile(file: string, removed: string[]): void {
+  try {
+    fs.rmSync(file, { force: true });
+    removed.push(file);
+  } catch {
+    // Not ours to remove.
+  }
 }
 
 /** The names in `dir`, or none when it cannot be listed. */

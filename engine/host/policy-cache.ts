@@ -136,10 +136,11 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
 function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact): string[] {
   const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
   const errors = [...('errors' in written ? written.errors : []), ...storeViews(dirs, name, artefact)];
-  // Other builds' files for these roots go once they are old (see removeOtherBuilds).
   if ('file' in written) {
-    removeOtherBuilds(path.dirname(written.file), name, Date.now());
-    removeAbandonedBuilds(path.dirname(written.file), name, Date.now());
+    const dir = path.dirname(written.file);
+    const now = Date.now();
+    removeOtherBuilds(dir, name, now);
+    removeAbandonedBuilds(dir, name, now);
   }
   return errors;
 }
