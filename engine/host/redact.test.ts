@@ -47,8 +47,35 @@ describe('redactText: assignments whose name looks secret lose their value', () 
     ['note: GITHUB_TOKEN=abc is set', `note: GITHUB_TOKEN=${R} is set`],
     ['SESSION_COOKIE=xyz', `SESSION_COOKIE=${R}`],
     ['client_secret=foo&grant=x', `client_secret=${R}&grant=x`],
+    // A generic word (key, pass, pwd, auth, session, cookie, pat) as the name's last part.
+    ['DB_PASS=hunter2 psql', `DB_PASS=${R} psql`],
+    ['MY_SESSION=abc123', `MY_SESSION=${R}`],
+    ['session: abc', `session: ${R}`],
+    ['GH_PAT=abc123 gh api', `GH_PAT=${R} gh api`],
+    ['curl -H "x-auth: abc123"', `curl -H "x-auth: ${R}"`],
+    ['DB_PASS_2=hunter2', `DB_PASS_2=${R}`],
+    ['gpg --pass hunter2 -d f', `gpg --pass ${R} -d f`],
+    [`API_KEY: ${OPENAI}`, `API_KEY: sk-${R}`],
   ])('%j', (input, expected) => {
     expect(redactText(input)).toBe(expected);
+  });
+
+  // Measured with Claude Code: a rule's context `SESSION-CTX-MARKER: hello` was logged as
+  // `SESSION-CTX-MARKER: [REDACTED]`. A generic word only counts as the name's last part.
+  it.each([
+    'SESSION-CTX-MARKER: hello',
+    'AUTH-MODE: strict',
+    'KEY_ID=k-17 rotate',
+    'COOKIE-POLICY: same-site only',
+    'PAT-NOTE: renew before June',
+    'ssh --key-file ./deploy.pem host',
+  ])('leaves %j alone: a generic word that is not the last part of the name', (input) => {
+    expect(redactText(input)).toBe(input);
+  });
+
+  it('a context message naming a generic word first reaches the log unchanged', () => {
+    const record = { outcome: 'allow', contexts: ['SESSION-CTX-MARKER: hello'] };
+    expect(redactRecord(record)).toEqual(record);
   });
 
   it.each([

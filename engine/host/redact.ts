@@ -18,8 +18,12 @@ interface Scrubber {
 
 const keep = (prefix: string) => `${prefix}${REDACTED}`;
 
-/** Names that say their value is a secret: as a substring, or as a whole `_`/`-` segment. */
-const SECRET_NAME = /password|passwd|passphrase|secret|token|api_?key|access_?key|private_?key|credential|(?:^|[_-])(?:key|pass|pwd|auth|session|cookie|pat)(?:$|[_-])/i;
+/**
+ * Names that say their value is a secret: a strong word anywhere, or a generic word as the
+ * last `_`/`-` part (a number after it allowed): `DB_PASS`, `MY_SESSION`, `x-auth`, `KEY_2`.
+ * Before another part the generic word only qualifies it (`SESSION-CTX-MARKER`, `AUTH-MODE`, `KEY_ID`).
+ */
+const SECRET_NAME = /password|passwd|passphrase|secret|token|api_?key|access_?key|private_?key|credential|(?:^|[_-])(?:key|pass|pwd|auth|session|cookie|pat)(?:[_-]\d+)?$/i;
 
 /** A text without any of these words (in any case) cannot hold a secret assignment or flag. */
 const SECRET_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'auth', 'session', 'cookie', 'pat'];

@@ -38,12 +38,29 @@ describe('redaction properties', () => {
   });
 
   it('removes the value of a secret-named assignment, whatever the value', () => {
-    const name = fc.constantFrom('API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'client_secret', 'AWS_SECRET_ACCESS_KEY');
+    const name = fc.constantFrom('API_KEY', 'GITHUB_TOKEN', 'DB_PASSWORD', 'client_secret', 'AWS_SECRET_ACCESS_KEY',
+      'DB_PASS', 'MY_SESSION', 'GH_PAT', 'x-auth', 'SESSION', 'KEY_2');
     const value = alnum(12);
     fc.assert(fc.property(text, name, value, fc.constantFrom('=', ': ', '="'), (before, n, v, sep) => {
       const out = redactText(`${before} ${n}${sep}${v}${sep.endsWith('"') ? '"' : ''} end`);
       expect(out).not.toContain(v);
     }), fcParams(2));
+  });
+
+  it('keeps a marker line whose name ends in an ordinary word, generic secret words before it included', () => {
+    // `SESSION-CTX-MARKER: hello`: key, pass, pwd, auth, session, cookie, pat only count as the name's last part.
+    const generic = ['KEY', 'PASS', 'PWD', 'AUTH', 'SESSION', 'COOKIE', 'PAT'];
+    const ordinary = ['CTX', 'MARKER', 'MODE', 'ID', 'NOTE', 'POLICY', 'FILE', 'NAME', 'HINT', 'LEVEL'];
+    const word = fc.constantFrom(...generic, ...ordinary);
+    const name = fc.tuple(fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom(...ordinary), fc.constantFrom('-', '_'))
+      .map(([head, last, sep]) => [...head, last].join(sep));
+    const prose = fc.array(fc.constantFrom('hello', 'strict', 'on', 'off', 'renew', 'before', 'June', 'the', 'build', 'v2'), { minLength: 1, maxLength: 5 })
+      .map((ws) => ws.join(' '));
+    fc.assert(fc.property(name, fc.constantFrom(': ', ':', '=', ' = '), prose, fc.constantFrom('', 'context ', '(', '"'), (n, sep, v, lead) => {
+      const line = `${lead}${n}${sep}${v}`;
+      expect(redactText(line)).toBe(line);
+      expect(redactRecord({ contexts: [line] })).toEqual({ contexts: [line] });
+    }), fcParams(1));
   });
 
   it('redactRecord keeps the shape of any JSON value', () => {
