@@ -1,0 +1,140 @@
+/**
+ * The real Claude Code binary, run headless against the scripted model.
+ *
+ * The binary is the native `claude` that the Agent SDK dev dependency installs for this
+ * platform (pinned by package.json). Each session runs in a process of its own
+ * (run-session.ts, bundled once per test process), inside a network namespace with only
+ * loopback where `unshare -n` works, so no test can reach anything but the scripted model.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildSync } from 'esbuild';
+import type { Scenario } from './scenario';
+import type { SessionOutcome, SessionSpec } from './run-session';
+
+const SDK_PACKAGE = '@anthropic-ai/claude-agent-sdk';
+
+/** Where the client binary is, and whether it runs here. */
+export interface ClientBinary {
+  path: string | null;
+  version: string | null;
+  /** Why the suite cannot run here, or null when it can. */
+  unavailable: string | null;
+}
+
+function platformPackages(): string[] {
+  const base = `${SDK_PACKAGE}-${process.platform}-${process.arch}`;
+  return process.platform === 'linux' ? [base, `${base}-musl`] : [base];
+}
+
+let binaryCache: ClientBinary | undefined;
+
+/**
+ * Finds the native binary of the pinned Agent SDK and checks that it starts.
+ * @example claudeBinary().version // '2.1.330'
+ */
+export function claudeBinary(): ClientBinary {
+  if (binaryCache) return binaryCache;
+  const exe = process.platform === 'win32' ? 'claude.exe' : 'claude';
+  for (const pkg of platformPackages()) {
+    let file: string;
+    try {
+      file = path.join(path.dirname(require.resolve(`${pkg}/package.json`)), exe);
+    } catch {
+      continue;
+    }
+    const run = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() } });
+    const version = /(\d+\.\d+\.\d+)/.exec(run.stdout ?? '')?.[1] ?? null;
+    if (run.status === 0 && version) return (binaryCache = { path: file, version, unavailable: null });
+    binaryCache = { path: file, version: null, unavailable: `${file} does not run here (${run.error?.message ?? `exit ${run.status}: ${run.stderr}`})` };
+  }
+  return (binaryCache ??= { path: null, version: null, unavailable: `no Claude Code binary for ${process.platform}-${process.arch} (${platformPackages().join(' or ')} is not installed)` });
+}
+
+/** How sessions are isolated from the network. */
+export type Isolation = { kind: 'netns'; prefix: string[] } | { kind: 'none'; reason: string };
+
+let isolationCache: Isolation | undefined;
+
+/** A network namespace with only loopback, when `unshare -n` (or `-rn` without root) works here. */
+export function isolation(): Isolation {
+  if (isolationCache) return isolationCache;
+  if (process.platform !== 'linux') return (isolationCache = { kind: 'none', reason: 'not Linux' });
+  const prefix = process.getuid?.() === 0 ? ['unshare', '-n'] : ['unshare', '-r', '-n'];
+  const probe = spawnSync(prefix[0], [...prefix.slice(1), 'ip', 'link', 'set', 'lo', 'up'], { encoding: 'utf8' });
+  isolationCache = probe.status === 0 ? { kind: 'netns', prefix } : { kind: 'none', reason: `${prefix.join(' ')} failed: ${(probe.stderr || probe.error?.message || '').trim()}` };
+  return isolationCache;
+}
+
+let bundleFile: string | undefined;
+
+function sessionBundle(): string {
+  if (bundleFile) return bundleFile;
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-client-')), 'run-session.cjs');
+  buildSync({ entryPoints: [path.join(__dirname, 'run-session.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: out, logLevel: 'error' });
+  return (bundleFile = out);
+}
+
+/** The client's whole environment: nothing of the caller's own Claude Code, no telemetry. */
+export function clientEnv(homeDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: homeDir,
+    LANG: 'C.UTF-8',
+    TMPDIR: os.tmpdir(),
+    ANTHROPIC_API_KEY: 'sk-ant-scripted-dummy',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    // As root, --permission-mode bypassPermissions starts only inside a declared sandbox.
+    IS_SANDBOX: '1',
+    ...extra,
+  };
+}
+
+export interface RunClientOptions {
+  projectDir: string;
+  homeDir: string;
+  prompt: string;
+  scenario: Scenario;
+  /** Default: bypassPermissions, so tool calls run without a permission dialog. */
+  permissionMode?: 'bypassPermissions' | 'default' | 'acceptEdits' | 'plan';
+  args?: string[];
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs one headless session and returns what the client printed and what the model was sent.
+ * @example const s = runClient({ projectDir, homeDir, prompt: 'go', scenario: { main: [say('ok')] } });
+ */
+export function runClient(options: RunClientOptions): SessionOutcome {
+  const binary = claudeBinary();
+  if (!binary.path || binary.unavailable) throw new Error(binary.unavailable ?? 'no binary');
+  const iso = isolation();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-session-'));
+  const spec: SessionSpec = {
+    binary: binary.path,
+    projectDir: options.projectDir,
+    homeDir: options.homeDir,
+    prompt: options.prompt,
+    scenario: options.scenario,
+    args: ['--permission-mode', options.permissionMode ?? 'bypassPermissions', ...(options.args ?? [])],
+    env: clientEnv(options.homeDir, options.env),
+    timeoutMs: options.timeoutMs ?? 120_000,
+    loopbackUp: iso.kind === 'netns',
+  };
+  const specFile = path.join(work, 'spec.json');
+  const resultFile = path.join(work, 'result.json');
+  fs.writeFileSync(specFile, JSON.stringify(spec));
+  const command = [...(iso.kind === 'netns' ? iso.prefix : []), process.execPath, sessionBundle(), specFile, resultFile];
+  try {
+    execFileSync(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], timeout: spec.timeoutMs + 30_000 });
+    return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as SessionOutcome;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}

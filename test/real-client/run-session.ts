@@ -1,0 +1,84 @@
+/**
+ * One headless Claude Code session against the scripted model, as a process of its own so
+ * that it can run inside a network namespace with nothing but loopback (see client.ts):
+ * `node run-session.cjs SPEC.json RESULT.json`. It brings loopback up when asked, starts the
+ * model server, runs `claude -p PROMPT --output-format stream-json --verbose` in the project,
+ * and writes what happened to RESULT.json.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { startModelServer, type RecordedRequest } from './model-server';
+import type { Scenario } from './scenario';
+
+export interface SessionSpec {
+  binary: string;
+  projectDir: string;
+  homeDir: string;
+  prompt: string;
+  scenario: Scenario;
+  /** Extra CLI arguments after the fixed ones (e.g. --permission-mode). */
+  args: string[];
+  /** The whole environment of the client, apart from ANTHROPIC_BASE_URL. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Run `ip link set lo up` first (a new network namespace starts with loopback down). */
+  loopbackUp: boolean;
+}
+
+export interface SessionOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** Each stdout line of the stream-json output, parsed (unparsable lines kept as text). */
+  messages: unknown[];
+  stderr: string;
+  requests: RecordedRequest[];
+}
+
+/** Runs the client and resolves once it has exited (or was killed at the deadline). */
+export async function runSession(spec: SessionSpec): Promise<SessionOutcome> {
+  if (spec.loopbackUp) execFileSync('ip', ['link', 'set', 'lo', 'up']);
+  const model = await startModelServer(spec.scenario);
+  try {
+    const child = spawn(spec.binary, ['-p', spec.prompt, '--output-format', 'stream-json', '--verbose', ...spec.args], {
+      cwd: spec.projectDir,
+      env: { ...spec.env, ANTHROPIC_BASE_URL: model.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, spec.timeoutMs);
+    const [exitCode, signal] = await new Promise<[number | null, string | null]>((resolve) => {
+      child.on('close', (code, sig) => resolve([code, sig]));
+    });
+    clearTimeout(timer);
+    const messages = Buffer.concat(out).toString('utf8').split('\n').filter((l) => l.trim() !== '').map((line) => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch {
+        return line;
+      }
+    });
+    return { exitCode, signal, timedOut, messages, stderr: Buffer.concat(err).toString('utf8'), requests: model.requests };
+  } finally {
+    await model.close();
+  }
+}
+
+if (require.main === module) {
+  const [specFile, resultFile] = process.argv.slice(2);
+  const spec = JSON.parse(fs.readFileSync(specFile, 'utf8')) as SessionSpec;
+  runSession(spec).then(
+    (outcome) => fs.writeFileSync(resultFile, JSON.stringify(outcome)),
+    (error: unknown) => {
+      process.stderr.write(`run-session: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
