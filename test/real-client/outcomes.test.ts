@@ -71,6 +71,11 @@ const CASES: OutcomeCase[] = [
     check: (_, dir) => expect(exists(dir, 'warned.txt')).toBe(true),
   },
   {
+    event: 'PreToolUse', outcome: 'warn, call then refused by the permission step', rule: 'tools: Write\n    warn: MARK',
+    permissionMode: 'default', scenario: one(write('refused.txt')), effect: 'the tool does not run',
+    check: (_, dir) => expect(exists(dir, 'refused.txt')).toBe(false),
+  },
+  {
     event: 'PreToolUse', outcome: 'context', rule: 'tools: Write\n    context: MARK',
     scenario: one(write('context.txt')), effect: 'the tool runs',
     check: (_, dir) => expect(exists(dir, 'context.txt')).toBe(true),
