@@ -13,6 +13,7 @@ describe('rules', () => {
       source: { file: 'p.yaml', line: 3, column: 5 },
       events: ['Stop'],
       tools: null,
+      prompts: null,
       agents: null,
       match: [],
       paths: null,

@@ -64,3 +64,15 @@ describe('candidateRules with tool patterns', () => {
     }), fcParams(5));
   });
 });
+
+describe('candidateRules with prompts', () => {
+  it('offers a rule with prompts on UserPromptSubmit only, whatever else its on lists', () => {
+    const rules = [
+      compiledRule({ id: 'typed', events: ['UserPromptSubmit', 'Stop'], prompts: ['user'] }),
+      compiledRule({ id: 'any', events: ['UserPromptSubmit', 'Stop'] }),
+    ];
+    const index = buildRuleIndex(rules);
+    expect(candidateRules(index, 'UserPromptSubmit', null).map((i) => rules[i].id)).toEqual(['typed', 'any']);
+    expect(candidateRules(index, 'Stop', null).map((i) => rules[i].id)).toEqual(['any']);
+  });
+});

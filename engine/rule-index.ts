@@ -3,14 +3,19 @@
  * every rule: rules are bucketed by event, then by exact tool name; rules with no tool
  * filter are kept in their own list, and rules with wildcard tool patterns by the literal
  * start of their patterns, so that `mcp__github__*` is not even a candidate for `Bash`.
+ * A rule with `prompts` is a candidate for UserPromptSubmit only.
  */
 import type { CompiledRule, RegexSource, RuleIndex } from './types';
+
+/** The one event whose prompts a rule's `prompts` tells apart. */
+const PROMPT_EVENT = 'UserPromptSubmit';
 
 /** Builds the index for rules in policy order. */
 export function buildRuleIndex(rules: readonly CompiledRule[]): RuleIndex {
   const byEvent: RuleIndex['byEvent'] = {};
   rules.forEach((rule, i) => {
     for (const event of rule.events) {
+      if (rule.prompts && event !== PROMPT_EVENT) continue;
       const bucket = (byEvent[event] ??= { byTool: {}, patterned: [], byPrefix: {}, anyTool: [] });
       if (!rule.tools) {
         bucket.anyTool.push(i);

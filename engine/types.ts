@@ -31,6 +31,12 @@ export type Outcome = 'deny' | 'ask' | 'allow' | 'block' | 'warn' | 'context';
 /** The outcome of a shell rule with `paths` when the command cannot be checked; 'ignore' = the rule does not apply. */
 export type UnparsableOutcome = 'deny' | 'ask' | 'allow' | 'ignore';
 export const OUTCOMES: readonly Outcome[] = ['deny', 'ask', 'allow', 'block', 'warn', 'context'];
+/**
+ * What sent a UserPromptSubmit: a person typing ('user'), or Claude Code reporting a finished
+ * background subagent ('task-notification': the prompt starts with `<task-notification>`).
+ */
+export type PromptKind = 'user' | 'task-notification';
+export const PROMPT_KINDS: readonly PromptKind[] = ['user', 'task-notification'];
 
 export interface RawPolicyDoc {
   version: 1;
@@ -82,6 +88,7 @@ export interface RawRule {
   description?: string;
   on: string | string[];
   tools?: string | string[];
+  prompts?: PromptKind | PromptKind[];
   agents?: string | string[];
   match?: Record<string, string | string[]>;
   paths?: { allow?: string[]; deny?: string[]; except?: string[] };
@@ -215,6 +222,8 @@ export interface CompiledRule {
   events: string[];
   /** Tool filter: exact names and wildcard patterns; null = any tool (or not a tool event). */
   tools: { names: string[]; patterns: RegexSource[] } | null;
+  /** The kinds of UserPromptSubmit prompt the rule applies to; null = any event, any prompt. A rule with them applies to UserPromptSubmit only. */
+  prompts: PromptKind[] | null;
   /** Resolved agent names (roles expanded); null = any agent, including none. */
   agents: string[] | null;
   match: Array<{ field: string; patterns: RegexSource[] }>;

@@ -13,6 +13,7 @@ import { checkExpression } from './expression';
 import { compileLets, compileRequires } from './lets';
 import { compileMatch } from './match';
 import { compilePaths } from './paths';
+import { compilePrompts } from './prompts';
 import { compileRegex } from './regex';
 import { checkTemplate } from './templates';
 import { compileTools } from './tools';
@@ -38,6 +39,7 @@ export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, i
     source: at(ctx, p()),
     events: compileEvents(ctx, raw.on, (i) => (Array.isArray(raw.on) ? p('on', i) : p('on'))),
     tools: compileTools(raw.tools),
+    prompts: compilePrompts(raw.prompts),
     agents: raw.agents === undefined
       ? null
       : agents.resolve(ctx, asList(raw.agents), (i) => (Array.isArray(raw.agents) ? p('agents', i) : p('agents'))),

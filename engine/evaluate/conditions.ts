@@ -1,6 +1,6 @@
 /**
- * The event-only conditions of a rule (tools, agents, match, paths, command), each a
- * function returning null when it holds or the reason it does not.
+ * The event-only conditions of a rule (tools, prompts, agents, match, paths, command),
+ * each a function returning null when it holds or the reason it does not.
  */
 import type { CompiledPathFilter, CompiledRule, RegexSource } from '../types';
 import { getField, scalarText } from './fields';
@@ -26,6 +26,23 @@ export function checkTools(rule: CompiledRule, scope: EventScope): Failure | nul
   if (tools.names.includes(tool) || anyMatch(tools.patterns, tool)) return null;
   const listed = described(tools, () => [...tools.names, ...tools.patterns.map(showRegex)].join(', '));
   return { condition: 'tools', detail: `tool "${tool}" is not in [${listed}]` };
+}
+
+/**
+ * Holds when the rule has no `prompts`, or the event is a UserPromptSubmit whose prompt
+ * is of a listed kind (a prompt typed by a person, or a background subagent's notification).
+ * @example checkPrompts(rule, scope) // { condition: 'prompts', detail: 'prompt kind "task-notification" is not in [user]' }
+ */
+export function checkPrompts(rule: CompiledRule, scope: EventScope): Failure | null {
+  const kinds = rule.prompts;
+  if (!kinds) return null;
+  if (scope.eventName !== 'UserPromptSubmit') {
+    return { condition: 'prompts', detail: `prompts apply to UserPromptSubmit only, not ${scope.eventName || 'an unnamed event'}` };
+  }
+  const kind = scope.promptKind;
+  if (kind === null) return { condition: 'prompts', detail: 'the event has no prompt' };
+  if (kinds.includes(kind)) return null;
+  return { condition: 'prompts', detail: `prompt kind "${kind}" is not in [${kinds.join(', ')}]` };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { diagnostic } from '../diagnostics';
 import type { CompiledRule, Diagnostic, RuleHit, RuleTrace } from '../types';
-import { checkAgents, checkCommand, checkMatch, checkPaths, checkTools, type Failure } from './conditions';
+import { checkAgents, checkCommand, checkMatch, checkPaths, checkPrompts, checkTools, type Failure } from './conditions';
 import { ExpressionError, evaluateExpression, isTruthy } from './expression';
 import { cutText, valueText } from './fields';
 import { computeExprLet, computeFileLet, storeLet } from './lets';
@@ -29,7 +29,7 @@ type Lookup = (name: string) => string | undefined;
  */
 export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult | Promise<RuleResult> {
   try {
-    const failed = checkTools(rule, scope) ?? checkAgents(rule, scope) ?? checkMatch(rule, scope);
+    const failed = checkTools(rule, scope) ?? checkPrompts(rule, scope) ?? checkAgents(rule, scope) ?? checkMatch(rule, scope);
     if (failed) return notMatched(rule, failed);
     const values: RuleValues = { lets: null, caught: null, unmet: null };
     if (rule.paths) {

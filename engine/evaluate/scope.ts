@@ -1,8 +1,9 @@
 /**
  * What the evaluator knows about one event, computed once and shared by every rule:
- * event name, tool, agent, and (lazily) the touched paths and the guarded facts.
+ * event name, tool, agent, and (lazily) the prompt's kind, the touched paths and the
+ * guarded facts.
  */
-import type { EvaluationContext, Facts, FileFact, HookEvent } from '../types';
+import type { EvaluationContext, Facts, FileFact, HookEvent, PromptKind } from '../types';
 import { getField } from './fields';
 import { pathView, type PathView } from './path-views';
 import { rawTouchedPaths, touchedPaths } from './paths';
@@ -10,6 +11,20 @@ import type * as ShellWritesModule from './shell/writes';
 
 /** Tools whose input is a shell command; under `paths`, they touch the files the command writes. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'PowerShell']);
+
+/** How Claude Code opens the prompt it sends when a background subagent finishes. */
+const TASK_NOTIFICATION = '<task-notification>';
+
+/**
+ * The kind of a UserPromptSubmit prompt: 'task-notification' when, after leading
+ * whitespace, it starts with `<task-notification>`; else 'user'; null when it is no string.
+ * Claude Code sends both through the same event, with no field that tells them apart.
+ * @example promptKind('  <task-notification>\n<task-id>a1</task-id>') // 'task-notification'
+ */
+export function promptKind(prompt: unknown): PromptKind | null {
+  if (typeof prompt !== 'string') return null;
+  return prompt.trimStart().startsWith(TASK_NOTIFICATION) ? 'task-notification' : 'user';
+}
 
 /** What a shell command writes, judged like any touched path. */
 export interface ShellTouched {
@@ -34,6 +49,7 @@ export class EventScope {
   private shellCache: ShellTouched | null = null;
   private factsCache: Facts | null = null;
   private bindingsCache: Record<string, unknown> | null = null;
+  private promptKindCache: PromptKind | null | undefined;
 
   constructor(
     readonly event: HookEvent,
@@ -44,6 +60,12 @@ export class EventScope {
   ) {
     this.eventName = typeof event.hook_event_name === 'string' ? event.hook_event_name : '';
     this.tool = typeof event.tool_name === 'string' ? event.tool_name : null;
+  }
+
+  /** The kind of the event's prompt (computed on first use); null when it has no prompt. */
+  get promptKind(): PromptKind | null {
+    if (this.promptKindCache === undefined) this.promptKindCache = promptKind(this.event.prompt);
+    return this.promptKindCache;
   }
 
   /** The normalized paths the tool touches (computed on first use). */

@@ -10,7 +10,7 @@ const at = { file: '/p/.claude/policies.yaml', line: 1, column: 1 };
 
 function rule(id: string, outcome: Outcome, log = true): CompiledRule {
   return {
-    id, source: at, events: ['PreToolUse'], tools: null, agents: null, match: [], paths: null, command: null, when: null,
+    id, source: at, events: ['PreToolUse'], tools: null, prompts: null, agents: null, match: [], paths: null, command: null, when: null,
     onlyIfExists: null, lets: [], requires: [], outcome, message: id, bypasses: [], log,
   };
 }

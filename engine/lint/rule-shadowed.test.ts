@@ -30,6 +30,16 @@ describe('rule-shadowed', () => {
       [],
     ],
     [
+      'prompts of another kind do not shadow',
+      '  - { id: a, on: UserPromptSubmit, prompts: task-notification, block: x }\n  - { id: b, on: UserPromptSubmit, prompts: user, block: y }\n',
+      [],
+    ],
+    [
+      'prompts written differently',
+      '  - { id: a, on: UserPromptSubmit, prompts: [user, task-notification], block: x }\n  - { id: b, on: UserPromptSubmit, prompts: [task-notification, user], block: y }\n',
+      ['4:11 rule-shadowed'],
+    ],
+    [
       'different conditions',
       '  - { id: a, on: PreToolUse, tools: Bash, deny: x }\n  - { id: b, on: PreToolUse, tools: Write, deny: y }\n',
       [],

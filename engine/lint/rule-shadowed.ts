@@ -9,7 +9,7 @@ import type { LintRule } from './context';
 import { splitNames } from './context';
 
 const RANK: Partial<Record<Outcome, number>> = { deny: 3, block: 3, ask: 2, allow: 1 };
-const CONDITIONS = ['tools', 'agents', 'match', 'paths', 'command', 'when'] as const;
+const CONDITIONS = ['tools', 'prompts', 'agents', 'match', 'paths', 'command', 'when'] as const;
 
 export const ruleShadowed = defineCheck({
   id: 'rule-shadowed',
@@ -59,7 +59,7 @@ function bypassedTogether(a: LintRule, b: LintRule): boolean {
 function canonical(key: (typeof CONDITIONS)[number], value: unknown): string {
   if (value === undefined) return '';
   if (key === 'tools') return JSON.stringify(splitNames(value)?.sort());
-  if (key === 'agents' || key === 'command') return JSON.stringify((Array.isArray(value) ? [...value] : [value]).sort());
+  if (key === 'prompts' || key === 'agents' || key === 'command') return JSON.stringify((Array.isArray(value) ? [...value] : [value]).sort());
   if (key === 'when') return String(value).trim();
   return stable(value);
 }

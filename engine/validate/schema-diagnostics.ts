@@ -17,7 +17,8 @@ import { closest, didYouMean } from './suggest';
  */
 export function schemaDiagnostics(errors: readonly ErrorObject[], map: SourceMap): Diagnostic[] {
   // propertyNames reports the inner failure (with propertyName set) and then itself; keep the latter.
-  const relevant = errors.filter((e) => (e as { propertyName?: string }).propertyName === undefined);
+  // An if/then reports the failure inside `then` and then itself; keep the former.
+  const relevant = errors.filter((e) => (e as { propertyName?: string }).propertyName === undefined && e.keyword !== 'if');
   return collapseErrors(relevant).map((problem) => toDiagnostic(problem, map));
 }
 

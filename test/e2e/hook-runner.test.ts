@@ -113,6 +113,31 @@ describe('answers', () => {
   });
 });
 
+describe('prompts: a typed prompt or a background subagent\'s notification', () => {
+  // The example of docs/language.md: a UserPromptSubmit context rule with `prompts: user`.
+  const doc = fs.readFileSync(path.join(repo, 'docs', 'language.md'), 'utf8');
+  const example = [...doc.matchAll(/^( *)```yaml\n([\s\S]*?)^ *```/gm)]
+    .map(([, indent, body]) => body.replace(new RegExp(`^${indent}`, 'gm'), ''))
+    .find((body) => body.includes('prompts: user')) ?? '';
+  const context = /context: "(.*)"/.exec(example)?.[1];
+  const promptEvent = (root: string, prompt: string) => ({
+    session_id: 's-1', transcript_path: `${root}/s-1.jsonl`, cwd: root, prompt_id: 'p-1',
+    permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt,
+  });
+
+  it('adds the context to a typed prompt, not to a finished subagent\'s notification', async () => {
+    expect(context).toEqual(expect.any(String));
+    const root = project('p', { '.claude/policies.yaml': `version: 1\nrules:\n${example.replace(/^(?=.)/gm, '  ')}` });
+    const env = { CLAUDE_PROJECT_DIR: root };
+    const typed = await hook(promptEvent(root, 'fix the failing test'), { env });
+    expect(typed).toMatchObject({ stderr: '', code: 0 });
+    expect(JSON.parse(typed.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } });
+    const notification = '<task-notification>\n<task-id>a1b2c3</task-id>\n<tool-use-id>toolu_01</tool-use-id>\n'
+      + '<status>completed</status>\n<summary>Agent "explore" completed</summary>\n<result>Found 3 call sites.</result>\n</task-notification>';
+    expect(await hook(promptEvent(root, notification), { env })).toMatchObject({ stdout: '', stderr: '', code: 0 });
+  });
+});
+
 describe('failures are visible, per on_error', () => {
   it.each(['', 'not json', '[1,2]', '{"no_name":true}'])('malformed stdin %j fails open by default', async (stdin) => {
     const root = project('p', { '.claude/policies.yaml': ENV_POLICY });

@@ -68,6 +68,7 @@ export function compiledRule(partial: Partial<CompiledRule> = {}): CompiledRule 
     source: { file: 'policy.yaml', line, column: 5 },
     events: ['PreToolUse'],
     tools: null,
+    prompts: null,
     agents: null,
     match: [],
     paths: null,
