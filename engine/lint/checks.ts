@@ -7,6 +7,7 @@ import type { LintCheck } from './check';
 import { httpFailClosed } from './http-fail-closed';
 import { messageUserOnly } from './message-user-only';
 import { outcomeImpossible } from './outcome-impossible';
+import { promptsNoPromptEvent } from './prompts-no-prompt-event';
 import { regexUnsafe } from './regex-unsafe';
 import { ruleShadowed } from './rule-shadowed';
 import { ruleUnreachable } from './rule-unreachable';
@@ -20,6 +21,7 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   messageUserOnly,
   templateUnknownValue,
   ruleUnreachable,
+  promptsNoPromptEvent,
   ruleShadowed,
   regexUnsafe,
   settingsNotRouted,
