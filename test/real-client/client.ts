@@ -12,7 +12,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import type { Scenario } from './scenario';
-import type { SessionOutcome, SessionSpec } from './run-session';
+import type { ScreenOutcome, ScreenStep } from './interactive';
+import type { RecordedRequest } from './model-server';
+import type { ScreenSessionSpec, SessionOutcome, SessionSpec } from './run-session';
 
 const SDK_PACKAGE = '@anthropic-ai/claude-agent-sdk';
 
@@ -107,17 +109,35 @@ export interface RunClientOptions {
   timeoutMs?: number;
 }
 
+/** Runs the session bundle with `spec` (in the namespace when there is one) and returns its result. */
+function runBundle<T>(spec: object, timeoutMs: number): T {
+  const iso = isolation();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-session-'));
+  const specFile = path.join(work, 'spec.json');
+  const resultFile = path.join(work, 'result.json');
+  fs.writeFileSync(specFile, JSON.stringify({ ...spec, loopbackUp: iso.kind === 'netns' }));
+  const command = [...(iso.kind === 'netns' ? iso.prefix : []), process.execPath, sessionBundle(), specFile, resultFile];
+  try {
+    execFileSync(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs + 30_000 });
+    return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as T;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function requireBinary(): string {
+  const binary = claudeBinary();
+  if (!binary.path || binary.unavailable) throw new Error(binary.unavailable ?? 'no binary');
+  return binary.path;
+}
+
 /**
  * Runs one headless session and returns what the client printed and what the model was sent.
  * @example const s = runClient({ projectDir, homeDir, prompt: 'go', scenario: { main: [say('ok')] } });
  */
 export function runClient(options: RunClientOptions): SessionOutcome {
-  const binary = claudeBinary();
-  if (!binary.path || binary.unavailable) throw new Error(binary.unavailable ?? 'no binary');
-  const iso = isolation();
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-session-'));
-  const spec: SessionSpec = {
-    binary: binary.path,
+  const spec: Omit<SessionSpec, 'loopbackUp'> = {
+    binary: requireBinary(),
     projectDir: options.projectDir,
     homeDir: options.homeDir,
     prompt: options.prompt,
@@ -125,16 +145,26 @@ export function runClient(options: RunClientOptions): SessionOutcome {
     args: ['--permission-mode', options.permissionMode ?? 'bypassPermissions', ...(options.args ?? [])],
     env: clientEnv(options.homeDir, options.env),
     timeoutMs: options.timeoutMs ?? 120_000,
-    loopbackUp: iso.kind === 'netns',
   };
-  const specFile = path.join(work, 'spec.json');
-  const resultFile = path.join(work, 'result.json');
-  fs.writeFileSync(specFile, JSON.stringify(spec));
-  const command = [...(iso.kind === 'netns' ? iso.prefix : []), process.execPath, sessionBundle(), specFile, resultFile];
-  try {
-    execFileSync(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], timeout: spec.timeoutMs + 30_000 });
-    return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as SessionOutcome;
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+  return runBundle<SessionOutcome>(spec, spec.timeoutMs);
+}
+
+export type RunScreenOptions = Omit<RunClientOptions, 'prompt' | 'timeoutMs'> & { steps: ScreenStep[] };
+
+/**
+ * Runs the interactive client in tmux through `steps` and returns the screens captured.
+ * @example runScreenClient({ projectDir, homeDir, scenario, steps: [{ waitFor: 'manual mode' }, { capture: 'start' }] })
+ */
+export function runScreenClient(options: RunScreenOptions): ScreenOutcome & { requests: RecordedRequest[] } {
+  const spec: Omit<ScreenSessionSpec, 'loopbackUp'> & { screen: true } = {
+    screen: true,
+    binary: requireBinary(),
+    projectDir: options.projectDir,
+    homeDir: options.homeDir,
+    scenario: options.scenario,
+    args: ['--permission-mode', options.permissionMode ?? 'default', ...(options.args ?? [])],
+    env: clientEnv(options.homeDir, options.env),
+    steps: options.steps,
+  };
+  return runBundle(spec, 120_000);
 }

@@ -18,6 +18,14 @@ async function post(url: string, body: unknown): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
+/** A JSON answer, loosely typed: the assertions say what it must hold. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = any;
+
+async function answer(url: string, body: unknown): Promise<Answer> {
+  return (await post(url, body)).json();
+}
+
 const TOOLS = [{ name: 'Write' }];
 const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] });
 const assistant = { role: 'assistant', content: [{ type: 'text', text: 'earlier' }] };
@@ -38,11 +46,11 @@ describe('scripted model server', () => {
 
   it('answers the main script turn by turn as JSON, with tool_use ids by script, turn and index', async () => {
     server = await startModelServer(scenario);
-    const first = await (await post(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('go')] })).json();
+    const first = await answer(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('go')] });
     expect(first).toMatchObject({ stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 'toolu_m_0_0', name: 'Write', input: { file_path: 'a.txt', content: 'x' } }] });
-    const second = await (await post(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('go'), assistant, user('result')] })).json();
+    const second = await answer(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('go'), assistant, user('result')] });
     expect(second).toMatchObject({ stop_reason: 'end_turn', content: [{ type: 'text', text: 'main done' }] });
-    const third = await (await post(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('go'), assistant, user('r'), assistant, user('r')] })).json();
+    const third = await answer(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('go'), assistant, user('r'), assistant, user('r')] });
     expect(third.content[0].text).toBe(DONE_TEXT);
     expect(server.requests.map((r) => [r.script, r.turn])).toEqual([['main', 0], ['main', 1], ['main', 2]]);
   });
@@ -60,23 +68,23 @@ describe('scripted model server', () => {
 
   it('picks a subagent script by the marker in the first user message; requests without tools are side requests', async () => {
     server = await startModelServer(scenario);
-    const sub = await (await post(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('SUB-ONE: please')] })).json();
+    const sub = await answer(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('SUB-ONE: please')] });
     expect(sub.content).toEqual([{ type: 'text', text: 'sub done' }]);
-    const side = await (await post(`${server.url}/v1/messages`, { messages: [user('title this')] })).json();
+    const side = await answer(`${server.url}/v1/messages`, { messages: [user('title this')] });
     expect(side.content[0].type).toBe('text');
     expect(server.requests.map((r) => r.script)).toEqual(['SUB-ONE', 'side']);
   });
 
   it('answers count_tokens and the models endpoints, and 404 for anything else (recorded too)', async () => {
     server = await startModelServer(scenario);
-    const count = await (await post(`${server.url}/v1/messages/count_tokens`, { messages: [user('hello world')] })).json();
+    const count = await answer(`${server.url}/v1/messages/count_tokens`, { messages: [user('hello world')] });
     expect(count.input_tokens).toBeGreaterThan(0);
-    const models = await (await fetch(`${server.url}/v1/models`)).json();
+    const models = (await (await fetch(`${server.url}/v1/models`)).json()) as Answer;
     expect(models.data[0].id).toBe('claude-scripted-1');
     expect((await fetch(`${server.url}/v1/models/claude-scripted-1`)).status).toBe(200);
     const missing = await fetch(`${server.url}/v1/files`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.type).toBe('not_found_error');
+    expect(((await missing.json()) as Answer).error.type).toBe('not_found_error');
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/messages/count_tokens', 'GET /v1/models', 'GET /v1/models/claude-scripted-1', 'GET /v1/files']);
   });
 
@@ -86,9 +94,9 @@ describe('scripted model server', () => {
     expect(code).toBeDefined();
     const example = new Function('tools', 'say', `return ${code}`)(tools, say) as Scenario;
     server = await startModelServer(example);
-    const main = await (await post(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('go')] })).json();
+    const main = await answer(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user('go')] });
     expect(main.content[0]).toMatchObject({ type: 'tool_use', id: 'toolu_m_0_0', name: 'Agent', input: { subagent_type: 'lynch' } });
-    const sub = await (await post(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user(main.content[0].input.prompt)] })).json();
+    const sub = await answer(`${server.url}/v1/messages`, { tools: TOOLS, messages: [user(main.content[0].input.prompt)] });
     expect(sub.content[0]).toMatchObject({ type: 'tool_use', id: 'toolu_s0_0_0', name: 'Write' });
   });
 });

@@ -3,10 +3,12 @@
  * that it can run inside a network namespace with nothing but loopback (see client.ts):
  * `node run-session.cjs SPEC.json RESULT.json`. It brings loopback up when asked, starts the
  * model server, runs `claude -p PROMPT --output-format stream-json --verbose` in the project,
- * and writes what happened to RESULT.json.
+ * and writes what happened to RESULT.json. With `screen: true` in the spec it drives the
+ * interactive client in tmux instead (interactive.ts).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { driveScreen, type ScreenOutcome, type ScreenSpec } from './interactive';
 import { startModelServer, type RecordedRequest } from './model-server';
 import type { Scenario } from './scenario';
 
@@ -71,10 +73,26 @@ export async function runSession(spec: SessionSpec): Promise<SessionOutcome> {
   }
 }
 
+export interface ScreenSessionSpec extends ScreenSpec {
+  scenario: Scenario;
+  loopbackUp: boolean;
+}
+
+/** The interactive client in tmux against the scripted model (interactive.ts). */
+export async function runScreenSession(spec: ScreenSessionSpec): Promise<ScreenOutcome & { requests: RecordedRequest[] }> {
+  if (spec.loopbackUp) execFileSync('ip', ['link', 'set', 'lo', 'up']);
+  const model = await startModelServer(spec.scenario);
+  try {
+    return { ...(await driveScreen(spec, model.url)), requests: model.requests };
+  } finally {
+    await model.close();
+  }
+}
+
 if (require.main === module) {
   const [specFile, resultFile] = process.argv.slice(2);
-  const spec = JSON.parse(fs.readFileSync(specFile, 'utf8')) as SessionSpec;
-  runSession(spec).then(
+  const spec = JSON.parse(fs.readFileSync(specFile, 'utf8')) as (SessionSpec & { screen?: false }) | (ScreenSessionSpec & { screen: true });
+  (spec.screen ? runScreenSession(spec) : runSession(spec)).then(
     (outcome) => fs.writeFileSync(resultFile, JSON.stringify(outcome)),
     (error: unknown) => {
       process.stderr.write(`run-session: ${error instanceof Error ? error.stack : String(error)}\n`);
