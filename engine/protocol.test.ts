@@ -118,7 +118,7 @@ describe('eventProtocols() vs the Agent SDK', () => {
 describe('outcomeSupport', () => {
   it.each([
     ['PreToolUse', 'deny', true, 'model'],
-    ['PreToolUse', 'ask', true, 'user'],
+    ['PreToolUse', 'ask', true, 'nowhere'],
     ['PermissionRequest', 'ask', false, 'nowhere'],
     ['PermissionRequest', 'deny', true, 'model'],
     ['PermissionRequest', 'allow', true, 'nowhere'],

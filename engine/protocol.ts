@@ -31,6 +31,8 @@ export interface EventProtocol {
   block: BlockChannel | null;
   /** Who reads a deny/block message. */
   blockAudience: Audience;
+  /** Who reads an ask's reason, on an event with ask (default: the user). */
+  askAudience?: Audience;
   /** hookSpecificOutput.additionalContext is honoured (it reaches the model). */
   context: boolean;
   /** Who reads top-level systemMessage (nowhere when the event discards it). */
@@ -111,8 +113,10 @@ function defineRow(event: string): EventProtocol | undefined {
       permission: { channel: 'permission-decision', outcomes: ['deny', 'ask', 'allow'] },
       block: 'permission-decision',
       blockAudience: 'model',
+      // Measured (test/real-client/screen.test.ts): the dialog is Claude Code's own, without the reason.
+      askAudience: 'nowhere',
       context: true,
-      note: 'permissionDecisionReason reaches the model for deny, the user for ask and allow.',
+      note: 'The model reads a deny as the tool result "PreToolUse:<Tool> hook error: <reason>". An ask shows Claude Code\'s own permission dialog, without the reason; under -p no one is asked: the call is refused and the model reads the reason.',
     });
     case 'PermissionRequest': return row(event, {
       ...toolEvent,
@@ -216,7 +220,8 @@ export function outcomeSupport(event: string, outcome: Outcome): OutcomeSupport 
         : `hookSpecificOutput.decision.behavior "${outcome}"`;
       // PermissionRequest's allow has no message field: its text reaches nobody.
       const audience: Audience = outcome === 'deny' ? p.blockAudience
-        : p.permission.channel === 'permission-behavior' ? 'nowhere' : 'user';
+        : outcome === 'ask' ? (p.askAudience ?? 'user')
+          : p.permission.channel === 'permission-behavior' ? 'nowhere' : 'user';
       return { supported: true, audience, via };
     }
     case 'block':

@@ -8,6 +8,7 @@ import { httpFailClosed } from './http-fail-closed';
 import { messageUserOnly } from './message-user-only';
 import { outcomeImpossible } from './outcome-impossible';
 import { promptsNoPromptEvent } from './prompts-no-prompt-event';
+import { promptsUnset } from './prompts-unset';
 import { regexUnsafe } from './regex-unsafe';
 import { ruleShadowed } from './rule-shadowed';
 import { ruleUnreachable } from './rule-unreachable';
@@ -22,6 +23,7 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   templateUnknownValue,
   ruleUnreachable,
   promptsNoPromptEvent,
+  promptsUnset,
   ruleShadowed,
   regexUnsafe,
   settingsNotRouted,

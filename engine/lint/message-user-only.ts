@@ -1,20 +1,19 @@
 /**
  * A deny/block/ask message the model never reads. Claude cannot act on a block reason
  * shown only to the user, so wording it as an instruction for the model is a mistake.
+ * An ask's reason on PreToolUse is shown to nobody in the interactive dialog (measured by
+ * the real-client suite); only a headless run passes it to the model, as a refusal.
  */
 import { outcomeSupport, protocolFor } from '../protocol';
 import type { Diagnostic } from '../types';
 import { defineCheck, report } from './check';
-
-/** Words that address the model ("use X instead", "you must ..."): an ask message should address the user. */
-const MODEL_INSTRUCTION = /\b(you|your|instead|must|should|please|do not|don't|never)\b/i;
 
 export const messageUserOnly = defineCheck({
   id: 'message-user-only',
   messages: {
     user: 'Rule "{id}": the {outcome} message on {event} is shown to the user only; the model never reads it',
     nowhere: 'Rule "{id}": the {outcome} message on {event} is shown to nobody',
-    ask: 'Rule "{id}": the ask message on {event} is shown to the user in the permission prompt, not to the model',
+    ask: 'Rule "{id}": the ask message on {event} is not shown in Claude Code\'s permission dialog; only a headless run (-p) passes it to the model, when it refuses the call',
   },
   check(ctx) {
     const out: Diagnostic[] = [];
@@ -29,8 +28,8 @@ export const messageUserOnly = defineCheck({
         const at = ctx.at(rule, [outcome]);
         const data = { id: rule.id, outcome, event };
         if (outcome === 'ask') {
-          if (!MODEL_INSTRUCTION.test(rule.message)) continue;
-          out.push(report(this, { messageId: 'ask', data, at, severity: 'info', hint: 'write it for the person who approves the call' }));
+          if (support.audience !== 'nowhere') continue;
+          out.push(report(this, { messageId: 'ask', data, at, severity: 'info', hint: 'the person approving sees the tool and its input only; write the reason for the model, which reads it when a headless run refuses the call' }));
         } else if (support.audience === 'user') {
           out.push(report(this, { messageId: 'user', data, at, hint: `${event} shows it to the user (${support.via}); address the user, or use context to tell the model` }));
         } else if (support.audience === 'nowhere') {

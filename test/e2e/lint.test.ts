@@ -42,10 +42,12 @@ describe('policy lint', () => {
     expect(found(run)).toEqual([
       '.claude/policies.yaml:7:25 template-unknown-value',
       '.claude/policies.yaml:8:9 rule-shadowed',
+      '.claude/policies.yaml:12:10 message-user-only',
       '.claude/policies.yaml:15:5 outcome-impossible',
       '.claude/policies.yaml:18:12 rule-unreachable',
       '.claude/policies.yaml:18:12 settings-not-routed',
       '.claude/policies.yaml:21:9 settings-not-routed',
+      '.claude/policies.yaml:22:5 prompts-unset',
       '.claude/policies.yaml:22:12 message-user-only',
     ]);
   });
@@ -102,7 +104,7 @@ describe('policy lint', () => {
     expect(github).toBe('::warning file=.claude/policies.yaml,line=3,col=13,title=http-fail-closed::on_error is closed, but .claude/settings.json sends PreToolUse to the runner over HTTP: when the daemon is down, Claude Code goes on as if no hook ran (route these events with a command hook ("policy hook"), or accept failing open)\n');
     const sarif = JSON.parse(lint('bad', [], { format: 'sarif' }).stdout);
     expect(sarif.runs[0].results.map((r: { ruleId: string; locations: Array<{ physicalLocation: { region: { startLine: number } } }> }) => `${r.locations[0].physicalLocation.region.startLine} ${r.ruleId}`))
-      .toEqual(['7 template-unknown-value', '8 rule-shadowed', '15 outcome-impossible', '18 rule-unreachable', '18 settings-not-routed', '21 settings-not-routed', '22 message-user-only']);
+      .toEqual(['7 template-unknown-value', '8 rule-shadowed', '12 message-user-only', '15 outcome-impossible', '18 rule-unreachable', '18 settings-not-routed', '21 settings-not-routed', '22 prompts-unset', '22 message-user-only']);
   });
 });
 
