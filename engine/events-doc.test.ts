@@ -3,12 +3,10 @@
  * test fails when the two drift apart; `UPDATE_DOCS=1 npx jest engine/events-doc.test.ts`
  * rewrites the generated part (between the markers) and leaves the prose alone.
  */
-import * as fs from 'fs';
-import * as path from 'path';
+import { expectGeneratedSection } from '../test/support/doc-sections';
 import { eventProtocols, outcomeSupport, type Audience, type EventProtocol } from './protocol';
 import { OUTCOMES, type Outcome } from './types';
 
-const DOC = path.join(__dirname, '..', 'docs', 'events.md');
 const START = '<!-- events-table:start (generated from engine/protocol.ts; UPDATE_DOCS=1 npx jest engine/events-doc.test.ts) -->';
 const END = '<!-- events-table:end -->';
 
@@ -50,15 +48,7 @@ function eventsTable(): string {
 
 describe('docs/events.md', () => {
   it('contains the table generated from eventProtocols()', () => {
-    const generated = `${START}\n${eventsTable()}\n${END}`;
-    const doc = fs.readFileSync(DOC, 'utf8');
-    const from = doc.indexOf(START);
-    const to = doc.indexOf(END);
-    if (process.env.UPDATE_DOCS === '1' && from >= 0 && to > from) {
-      fs.writeFileSync(DOC, doc.slice(0, from) + generated + doc.slice(to + END.length));
-      return;
-    }
-    expect(doc).toContain(generated);
+    expectGeneratedSection('events.md', START, END, eventsTable());
   });
 
   it('has a row for every event, with what deny does on PreToolUse and that SubagentStart cannot block', () => {

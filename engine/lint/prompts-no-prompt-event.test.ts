@@ -1,5 +1,4 @@
-import * as fs from 'fs';
-import * as path from 'path';
+import { diagnosticExample } from '../../test/support/doc-sections';
 import { lintText, lintedAt } from './fixture';
 
 const policy = (rule: string) => `version: 1\nrules:\n  - id: r\n${rule}`;
@@ -25,10 +24,7 @@ describe('prompts-no-prompt-event', () => {
   });
 
   it('reports the example of docs/diagnostics.md', () => {
-    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'diagnostics.md'), 'utf8');
-    const section = doc.split(/^## /m).find((s) => s.startsWith('prompts-no-prompt-event\n')) ?? '';
-    const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-    const text = `version: 1\nrules:\n${example.replace(/^/gm, '  ')}`;
+    const text = diagnosticExample('prompts-no-prompt-event');
     expect(lintText(text).filter((d) => d.severity === 'error')).toEqual([]);
     expect(lintedAt(text, 'prompts-no-prompt-event')).toHaveLength(1);
   });
