@@ -143,6 +143,8 @@ describe('compile diagnostics', () => {
       'invalid-expression p.yaml:6:22', undefined],
     ['unclosed placeholder in a message', ['  - id: r', '    on: Stop', '    block: "see {{path and go"'],
       'invalid-template p.yaml:5:17', undefined],
+    ['placeholder left open before the next one', ['  - id: r', '    on: PreToolUse', '    deny: "{{agent may not write {{path}}"'],
+      'invalid-template p.yaml:5:12', undefined],
     ['empty placeholder in a requirement', ['  - id: r', '    on: Stop', '    require: [{ file: "a/{{ }}/b" }]', '    block: x'],
       'invalid-template p.yaml:5:26', 'write a name such as {{path}} or {{agent}}'],
     ['unclosed placeholder in only_if_exists', ['  - id: r', '    on: Stop', '    only_if_exists: a/{{b', '    block: x'],
@@ -154,6 +156,11 @@ describe('compile diagnostics', () => {
     expect(result.policy).toBeNull();
     expect(result.diagnostics.map(where)).toEqual([at]);
     if (hint) expect(result.diagnostics[0].hint).toBe(hint);
+  });
+
+  test('a brace around a placeholder is text, not an unclosed placeholder', () => {
+    const result = buildRules('  - id: r', '    on: PreToolUse', '    deny: "{{{path}}} and {{ agent }}"');
+    expect(result.diagnostics).toEqual([]);
   });
 
   test('the jsonata error message is passed on', () => {

@@ -6,7 +6,8 @@ import { atOffset, report } from './context';
 
 /**
  * True when every `{{` has a matching `}}` with a name in between; otherwise reports
- * `invalid-template` at the offending `{{`.
+ * `invalid-template` at the offending `{{`. A `{{` whose `}}` comes only after another
+ * `{{` is unclosed: `{{agent may not write {{path}}` renders its first `{{` as text.
  * @example checkTemplate(ctx, 'see {{path', '/rules/0/deny') // false
  */
 export function checkTemplate(ctx: CompileContext, template: string, pointer: string): boolean {
@@ -15,7 +16,8 @@ export function checkTemplate(ctx: CompileContext, template: string, pointer: st
     const open = template.indexOf('{{', from);
     if (open < 0) return true;
     const close = template.indexOf('}}', open + 2);
-    if (close < 0) {
+    const next = template.indexOf('{{', open + 2);
+    if (close < 0 || (next >= 0 && next < close)) {
       report(ctx, 'invalid-template', 'Unclosed placeholder: "{{" without "}}"', atOffset(ctx, pointer, open));
       return false;
     }
