@@ -70,6 +70,16 @@ describe('compiled paths', () => {
     expect(result.diagnostics.map(where)).toEqual(['invalid-glob p.yaml:8:11']);
   });
 
+  test.each([
+    ['an unclosed class', '        - "src/[a-"', 'invalid-glob p.yaml:7:16', '"[" is never closed'],
+    ['an unclosed extglob', "        - 'docs/@(a|b'", 'invalid-glob p.yaml:7:18', '"(" is never closed'],
+  ])('%s is invalid-glob at its bracket', (_name, line, at, message) => {
+    const result = buildRules('  - id: r', '    on: PreToolUse', '    paths:', '      deny:', line, '    deny: x');
+    expect(result.policy).toBeNull();
+    expect(result.diagnostics.map(where)).toEqual([at]);
+    expect(result.diagnostics[0].message).toContain(message);
+  });
+
   test('no paths key is null', () => {
     const policy = compiled(buildRules('  - id: r', '    on: Stop', '    block: x'));
     expect(policy.rules[0].paths).toBeNull();

@@ -5,7 +5,8 @@
 import picomatch from 'picomatch';
 import type { CompiledPathFilter, RegexSource } from '../types';
 import type { CompileContext } from './context';
-import { asList, at, isObject, report } from './context';
+import { asList, at, atOffset, isObject, report } from './context';
+import { unclosedBracket } from './glob-brackets';
 import { toPointer } from '../load/source-map';
 
 const LISTS = ['allow', 'deny', 'except'] as const;
@@ -14,7 +15,8 @@ const LISTS = ['allow', 'deny', 'except'] as const;
 const RELATIVE_ONLY = '(?!/|\\.\\./)';
 
 /**
- * The rule's path filter, or null without `paths`. Bad globs are reported and left out.
+ * The rule's path filter, or null without `paths`. Bad globs are reported and left out,
+ * among them a `[` or `(` never closed, which picomatch would read as a literal character.
  * @example compilePaths(ctx, { deny: ['.env'] }, 0).deny // [{ source: '^(?!/|\\.\\./)(?:^(?:\\.env)$)$', flags: '' }]
  */
 export function compilePaths(ctx: CompileContext, paths: unknown, ruleIndex: number): CompiledPathFilter | null {
@@ -25,9 +27,16 @@ export function compilePaths(ctx: CompileContext, paths: unknown, ruleIndex: num
     const globs = asList(paths[list]);
     filter.globs[list] = globs;
     filter[list] = globs.flatMap((glob, i) => {
+      const pointer = toPointer(['rules', ruleIndex, 'paths', list, i]);
+      const open = unclosedBracket(glob);
+      if (open >= 0) {
+        const hint = `close it, or write \\${glob[open]} for the character itself`;
+        report(ctx, 'invalid-glob', `Invalid glob "${glob}": "${glob[open]}" is never closed`, atOffset(ctx, pointer, open), hint);
+        return [];
+      }
       const regex = globRegex(glob);
       if (regex) return [regex];
-      report(ctx, 'invalid-glob', `Invalid glob "${glob}"`, at(ctx, toPointer(['rules', ruleIndex, 'paths', list, i])));
+      report(ctx, 'invalid-glob', `Invalid glob "${glob}"`, at(ctx, pointer));
       return [];
     });
   }
