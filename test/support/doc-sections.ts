@@ -26,12 +26,40 @@ export function expectGeneratedSection(file: string, start: string, end: string,
 }
 
 /**
- * The YAML example of a code's section in docs/diagnostics.md, as a whole policy.
+ * The YAML example of a code's section in docs/diagnostics.md, as a whole policy: a list
+ * of rules goes under `rules:`, a whole file (top-level keys) gets `version: 1` when it
+ * has none.
  * @example lintText(diagnosticExample('prompts-unset'))
  */
 export function diagnosticExample(code: string): string {
+  return asPolicy(diagnosticBlock(code, 'yaml'));
+}
+
+/**
+ * The YAML example of a code's section as policy files: each `# name.yaml` line starts a
+ * file; an example without such lines is `p.yaml`. The first file is the root.
+ * @example diagnosticExampleFiles('include-cycle') // { 'a.yaml': ..., 'b.yaml': ... }
+ */
+export function diagnosticExampleFiles(code: string): Record<string, string> {
+  const parts = diagnosticBlock(code, 'yaml').split(/^# (\S+\.ya?ml)\n/m);
+  if (parts.length === 1) return { 'p.yaml': asPolicy(parts[0]) };
+  const files: Record<string, string> = {};
+  for (let i = 1; i < parts.length; i += 2) files[parts[i]] = asPolicy(parts[i + 1]);
+  return files;
+}
+
+/**
+ * The first ```lang block of a code's section in docs/diagnostics.md, as written ('' when
+ * the section has none).
+ * @example diagnosticBlock('settings-invalid', 'json') // '{ "hooks": { "Stop": [ ] }, }\n'
+ */
+export function diagnosticBlock(code: string, lang: string): string {
   const doc = fs.readFileSync(path.join(DOCS, 'diagnostics.md'), 'utf8');
   const section = doc.split(/^## /m).find((s) => s.startsWith(`${code}\n`)) ?? '';
-  const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)?.[1] ?? '';
+}
+
+function asPolicy(example: string): string {
+  if (!example.startsWith('-')) return /^version:/m.test(example) ? example : `version: 1\n${example}`;
   return `version: 1\nrules:\n${example.replace(/^/gm, '  ')}`;
 }
