@@ -39,6 +39,8 @@ export interface EventProtocol {
   systemMessage: Audience;
   /** Claude Code discards stdout JSON for this event entirely. */
   jsonDiscarded: boolean;
+  /** Claude Code ignores a hook entry's `onFailure: "block"` here: a runner that cannot start lets the event through. */
+  onFailureIgnored?: boolean;
   /** The runner must not be registered for this event (registering changes Claude Code's behaviour). */
   unsupported?: string;
   note?: string;
@@ -132,12 +134,12 @@ function defineRow(event: string): EventProtocol | undefined {
     case 'Notification': return row(event, { matcherField: 'notification_type', systemMessage: 'nowhere' });
     case 'MessageDisplay': return row(event, { systemMessage: 'nowhere' });
     case 'SubagentStart': return row(event, { matcherField: 'agent_type', context: true, note: 'Context goes to the subagent; it cannot block.' });
-    case 'SubagentStop': return row(event, { matcherField: 'agent_type', block: 'decision-block', blockAudience: 'model', context: true });
+    case 'SubagentStop': return row(event, { matcherField: 'agent_type', block: 'decision-block', blockAudience: 'model', context: true, onFailureIgnored: true });
     case 'TaskCreated': return row(event, { block: 'decision-block', blockAudience: 'model' });
-    case 'TaskCompleted': return row(event, { block: 'exit2', blockAudience: 'model' });
-    case 'Stop': return row(event, { block: 'decision-block', blockAudience: 'model', context: true, note: 'additionalContext also makes Claude continue.' });
+    case 'TaskCompleted': return row(event, { block: 'exit2', blockAudience: 'model', onFailureIgnored: true });
+    case 'Stop': return row(event, { block: 'decision-block', blockAudience: 'model', context: true, onFailureIgnored: true, note: 'additionalContext also makes Claude continue.' });
     case 'StopFailure': return row(event, { matcherField: 'error', systemMessage: 'nowhere' });
-    case 'TeammateIdle': return row(event, { block: 'exit2', blockAudience: 'model', note: 'Exit 2 keeps the teammate working, with stderr as feedback.' });
+    case 'TeammateIdle': return row(event, { block: 'exit2', blockAudience: 'model', onFailureIgnored: true, note: 'Exit 2 keeps the teammate working, with stderr as feedback.' });
     case 'InstructionsLoaded': return row(event, { matcherField: 'load_reason', systemMessage: 'nowhere' });
     case 'ConfigChange': return row(event, { matcherField: 'source', block: 'decision-block', blockAudience: 'nowhere', systemMessage: 'nowhere', note: 'policy_settings changes cannot be blocked.' });
     case 'CwdChanged': return row(event, {});

@@ -76,6 +76,7 @@ function runInit(options: InitOptions): void {
   const loaded = loadPolicyForCommand(configs, projectRoot, process.env);
   reportDiagnostics(loaded.diagnostics);
   const policy = loaded.policy as CompiledPolicy;
+  const projectBin = sharedEntryBin(projectRoot, scope, options);
   const runner = runnerCommandFor({
     policy,
     nodePath: process.execPath,
@@ -84,6 +85,7 @@ function runInit(options: InitOptions): void {
     projectRoot,
     absoluteConfigs: scope === 'user',
     pluginRoot,
+    projectBin,
     envPath: process.platform !== 'win32' && fs.existsSync('/usr/bin/env') ? '/usr/bin/env' : null,
     form: options.form as CommandForm,
   });
@@ -124,7 +126,7 @@ function runCheck(policy: CompiledPolicy, files: SettingsFile[], projectRoot: st
   const usable = files.filter((f) => f.settings !== null);
   for (const f of files) if (f.settings === null) process.stderr.write(`${show(f.file, projectRoot)}: ${f.problem}; skipped\n`);
   const items: DriftItem[] = checkDrift(policy, usable.map((f) => ({ file: show(f.file, projectRoot), settings: f.settings as SettingsObject })));
-  const missing = usable.flatMap((f) => missingPrograms(f.settings as SettingsObject).map((p) => `${show(f.file, projectRoot)}: the runner entry starts ${p}, which does not exist`));
+  const missing = usable.flatMap((f) => missingPrograms(f.settings as SettingsObject, projectRoot).map((p) => `${show(f.file, projectRoot)}: the runner entry starts ${p}`));
   const lines = [...items.map((i) => i.message), ...missing];
   if (lines.length === 0) {
     const read = usable.filter((f) => f.exists).map((f) => show(f.file, projectRoot)).join(', ') || 'no settings file';
@@ -136,15 +138,32 @@ function runCheck(policy: CompiledPolicy, files: SettingsFile[], projectRoot: st
   throw new CommanderError(1, 'policy.exit', '');
 }
 
-/** Absolute programs and scripts of runner entries that are gone (a moved node, a removed package). */
-function missingPrograms(settings: SettingsObject): string[] {
+/**
+ * Where the committed (project scope) entry runs the runner from: hookpolicy in the
+ * project's own node_modules, as `${CLAUDE_PROJECT_DIR}/...`. Without it, a shared entry
+ * would name this machine's paths (or npx's cache), so init refuses and says what to do.
+ */
+function sharedEntryBin(projectRoot: string, scope: SettingsScope | undefined, options: InitOptions): string | undefined {
+  if (options.plugin || options.check || (scope ?? 'project') !== 'project') return undefined;
+  const bin = path.join(projectRoot, 'node_modules', 'hookpolicy', 'bin', 'policy.cjs');
+  if (fs.existsSync(bin)) return bin;
+  if (options.mode === 'http') return undefined;
+  return fail('hookpolicy is not installed in this project, so .claude/settings.json (shared with the team) would name this machine\'s paths.\n'
+    + '  Install it first: npm install --save-dev hookpolicy   (then: npx policy init)\n'
+    + '  Or register it for yourself only: policy init --scope local');
+}
+
+/** Programs and scripts of runner entries that are gone (a moved node, a removed package, node not on PATH). */
+function missingPrograms(settings: SettingsObject, projectRoot: string): string[] {
   const hooks = (settings.hooks ?? {}) as Record<string, Array<{ hooks?: unknown[] }>>;
   const missing = new Set<string>();
   for (const groups of Object.values(hooks)) {
     for (const g of Array.isArray(groups) ? groups : []) {
       for (const h of Array.isArray(g?.hooks) ? g.hooks.filter(isRunnerHook) : []) {
         for (const word of (handlerWords(h) ?? []).slice(0, 5)) {
-          if (path.isAbsolute(word) && !word.includes('${') && !fs.existsSync(word)) missing.add(word);
+          const file = word.split('${CLAUDE_PROJECT_DIR}').join(projectRoot);
+          if (word === 'node' && !onPath('node')) missing.add('node, which is not on PATH');
+          else if (path.isAbsolute(file) && !file.includes('${') && !fs.existsSync(file)) missing.add(`${word}, which does not exist`);
         }
       }
     }
@@ -152,16 +171,32 @@ function missingPrograms(settings: SettingsObject): string[] {
   return [...missing];
 }
 
-/** Writes .claude/policies.yaml (or the plugin's policy) from the template when no policy exists. */
+function onPath(program: string): boolean {
+  const names = process.platform === 'win32' ? [`${program}.exe`, `${program}.cmd`] : [program];
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && names.some((n) => fs.existsSync(path.join(dir, n))));
+}
+
+/**
+ * Writes .claude/policies.yaml (or the plugin's policy) from the template when no policy
+ * exists, and its starter test suite beside it, so `policy test` passes right away. The
+ * schema lines point at the project's own node_modules when hookpolicy is installed there
+ * (a path every teammate has), else at this package.
+ */
 function scaffold(configs: string[], projectRoot: string, packageRoot: string): void {
   const named = configs.length > 0;
   const target = named ? configs[0] : path.join(projectRoot, '.claude', 'policies.yaml');
   if (named ? fs.existsSync(target) || configs.length > 1 : discoverPolicyFiles({ configs: [], env: process.env, projectRoot }).length > 0) return;
-  const template = fs.readFileSync(path.join(packageRoot, 'templates', 'policies.yaml'), 'utf8');
-  const schema = path.relative(path.dirname(target), path.join(packageRoot, 'policy.schema.json')).split(path.sep).join('/');
+  const installed = path.join(projectRoot, 'node_modules', 'hookpolicy');
+  const schemaRoot = fs.existsSync(path.join(installed, 'policy.schema.json')) ? installed : packageRoot;
+  const schemaLine = (file: string, schema: string) => `# yaml-language-server: $schema=${path.relative(path.dirname(file), path.join(schemaRoot, schema)).split(path.sep).join('/')}\n`;
+  const template = (name: string) => fs.readFileSync(path.join(packageRoot, 'templates', name), 'utf8');
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(target, `# yaml-language-server: $schema=${schema}\n${template}`);
+  fs.writeFileSync(target, schemaLine(target, 'policy.schema.json') + template('policies.yaml'));
   process.stdout.write(`Created ${show(target, projectRoot)} (security-guard pack and commented examples)\n`);
+  const suite = target.replace(/\.ya?ml$/, '.test.yaml');
+  if (fs.existsSync(suite)) return;
+  fs.writeFileSync(suite, schemaLine(suite, 'policy-test.schema.json') + template('policies.test.yaml').replace('policy: policies.yaml', `policy: ${path.basename(target)}`));
+  process.stdout.write(`Created ${show(suite, projectRoot)} (starter tests: run \`policy test\`)\n`);
 }
 
 export function parseScope(scope: string | undefined): SettingsScope | undefined {

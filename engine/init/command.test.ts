@@ -32,6 +32,17 @@ describe('runnerCommandFor', () => {
     expect(runnerCommandFor({ ...base, configs, absoluteConfigs: true }).hookArgs).toEqual(['--config', '/work/app/.claude/team.yaml', '--config', '/etc/policies/org.yaml']);
   });
 
+  it('hookpolicy in the project\'s node_modules: node from PATH and ${CLAUDE_PROJECT_DIR}, no path of this machine', () => {
+    const r = runnerCommandFor({ ...base, envPath: '/usr/bin/env', projectBin: '/work/app/node_modules/hookpolicy/bin/policy.cjs' });
+    expect(r.argv).toEqual(['/usr/bin/env', '-u', 'NODE_EXTRA_CA_CERTS', 'node', '${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs']);
+    expect(runnerCommandFor({ ...base, projectBin: '/elsewhere/node_modules/hookpolicy/bin/policy.cjs' }).argv).toEqual(['/opt/node/bin/node', '/opt/hookpolicy/bin/policy.cjs']);
+  });
+
+  it('fails closed at start-up too when the policy says on_error: closed', () => {
+    expect(runnerCommandFor({ ...base, policy: compiledPolicy([], { onError: 'closed' }) }).failClosed).toBe(true);
+    expect(runnerCommandFor(base).failClosed).toBeUndefined();
+  });
+
   it('a plugin carrying hookpolicy: ${CLAUDE_PLUGIN_ROOT} paths and node from PATH', () => {
     const r = runnerCommandFor({
       ...base,

@@ -1,9 +1,13 @@
 /**
- * What the runner entry runs, decided once from where things are: absolute paths (so the
- * user's PATH and shell start-up files never matter), `${CLAUDE_PLUGIN_ROOT}` for files
- * shipped inside a plugin, and `env -u NODE_EXTRA_CA_CERTS` in front when asked, because
- * Node parses every extra CA certificate before any JavaScript runs (~30 ms per event)
- * and the runner opens no TLS connection.
+ * What the runner entry runs, decided once from where things are:
+ * - in a project that has hookpolicy in its node_modules (the committed, shared entry):
+ *   `node ${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs`, which works on
+ *   every teammate's machine and shows the model no path of this one;
+ * - `${CLAUDE_PLUGIN_ROOT}` for files shipped inside a plugin;
+ * - else absolute paths (a personal entry: the user's PATH and shell never matter).
+ * `env -u NODE_EXTRA_CA_CERTS` goes in front when asked, because Node parses every extra
+ * CA certificate before any JavaScript runs (~30 ms per event) and the runner opens no
+ * TLS connection. A policy that fails closed gets `onFailure: "block"` on its entries.
  */
 import * as path from 'path';
 import type { CompiledPolicy } from '../types';
@@ -23,6 +27,8 @@ export interface RunnerCommandOptions {
   absoluteConfigs?: boolean;
   /** Writing a plugin's hooks.json: files inside it become `${CLAUDE_PLUGIN_ROOT}/...`. */
   pluginRoot?: string;
+  /** bin/policy.cjs as installed in the project's node_modules (not resolved through links): run as `${CLAUDE_PROJECT_DIR}/...`. */
+  projectBin?: string;
   /** Absolute path of `env` when NODE_EXTRA_CA_CERTS should be removed, else null. */
   envPath: string | null;
   form: CommandForm;
@@ -36,15 +42,17 @@ export interface RunnerCommandOptions {
 export function runnerCommandFor(o: RunnerCommandOptions): RunnerCommand {
   const inPlugin = (file: string) => (o.pluginRoot ? placeholderPath(file, o.pluginRoot, 'CLAUDE_PLUGIN_ROOT') : null);
   const pluginBin = inPlugin(o.binPath);
-  // A plugin that carries its own copy of hookpolicy runs on other machines: their node, from PATH.
-  const node = pluginBin ? 'node' : o.nodePath;
-  const bin = pluginBin ?? toPosix(o.binPath);
+  const projectBin = o.projectBin && !pluginBin ? placeholderPath(o.projectBin, o.projectRoot, 'CLAUDE_PROJECT_DIR') : null;
+  // A plugin or a project that carries its own copy of hookpolicy runs on other machines: their node, from PATH.
+  const node = pluginBin || projectBin ? 'node' : o.nodePath;
+  const bin = pluginBin ?? projectBin ?? toPosix(o.binPath);
   const keepCerts = o.envPath === null || pluginBin !== null || usesTls(o.policy);
   const argv = keepCerts ? [node, bin] : [o.envPath as string, '-u', 'NODE_EXTRA_CA_CERTS', node, bin];
   const hookArgs: string[] = [];
   for (const file of o.configs) hookArgs.push('--config', inPlugin(file) ?? configPath(file, o));
-  if (o.policy.settings.onError === 'closed') hookArgs.push('--on-error', 'closed');
-  return { argv, hookArgs, form: o.form, timeout: Math.ceil(o.policy.settings.deadlineMs / 1000) + 5 };
+  const failClosed = o.policy.settings.onError === 'closed';
+  if (failClosed) hookArgs.push('--on-error', 'closed');
+  return { argv, hookArgs, form: o.form, timeout: Math.ceil(o.policy.settings.deadlineMs / 1000) + 5, ...(failClosed ? { failClosed } : {}) };
 }
 
 /** A webhook over https needs the user's extra CA certificates (TLS-inspecting proxies). */

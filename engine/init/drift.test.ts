@@ -67,4 +67,23 @@ describe('checkDrift', () => {
     expect(checkDrift(closed, settingsWith({ Stop: [{ hooks: [runner] }] })).map((i) => i.kind)).toEqual(['on-error']);
     expect(checkDrift(closed, settingsWith({ Stop: [{ hooks: [closedRunner] }] }))).toEqual([]);
   });
+
+  it('reports a fail-closed policy whose entries lack onFailure: "block", except where Claude Code ignores it', () => {
+    const closed = compiledPolicy([compiledRule({ id: 'w', tools: toolFilter('Write') }), compiledRule({ id: 's', events: ['Stop'] })], { onError: 'closed' });
+    const items = checkDrift(closed, settingsWith({ PreToolUse: [{ matcher: 'Write', hooks: [closedRunner] }], Stop: [{ hooks: [closedRunner] }] }));
+    expect(items.map((i) => [i.kind, i.event])).toEqual([['on-failure', 'PreToolUse']]);
+    expect(items[0].message).toMatch(/lacks "onFailure": "block", so a runner that cannot start .* lets the call through/);
+    expect(checkDrift(closed, settingsWith(planHooks(closed, { handler: { ...closedRunner, onFailure: 'block' } }).hooks))).toEqual([]);
+  });
+
+  it('reports an event routed from two settings files: the runner would run twice', () => {
+    const p = compiledPolicy([compiledRule({ id: 's', events: ['Stop'] })]);
+    const sources = [
+      { file: '.claude/settings.json', settings: { hooks: { Stop: [{ hooks: [runner] }] } } },
+      { file: '.claude/settings.local.json', settings: { hooks: { Stop: [{ hooks: [runner] }] } } },
+    ];
+    expect(checkDrift(p, sources).map((i) => [i.kind, i.message])).toEqual([
+      ['twice', 'Stop: runner entries in .claude/settings.json and .claude/settings.local.json: Claude Code runs every one, so the runner runs 2 times for each event'],
+    ]);
+  });
 });

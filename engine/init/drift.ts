@@ -2,7 +2,8 @@
  * `policy init --check`: does what settings route to the runner still fit the policy?
  * Drift is an event or tool a rule needs that no runner entry receives (the rule silently
  * never fires), a runner entry for an event no rule uses (a process started for
- * nothing), or an --on-error flag that disagrees with the policy.
+ * nothing), an --on-error flag or onFailure that disagrees with the policy, or the same
+ * event routed from two settings files (the runner would run twice for every event).
  */
 import { protocolFor } from '../protocol';
 import type { CompiledPolicy, CompiledRule, RegexSource } from '../types';
@@ -11,7 +12,7 @@ import { literalOf, matcherAccepts } from './matcher';
 import { handlerWords, isRunnerHook } from './runner';
 import type { SettingsObject } from './types';
 
-export type DriftKind = 'not-routed' | 'partly-routed' | 'unused-event' | 'on-error';
+export type DriftKind = 'not-routed' | 'partly-routed' | 'unused-event' | 'on-error' | 'on-failure' | 'twice';
 
 export interface DriftItem {
   kind: DriftKind;
@@ -30,6 +31,7 @@ interface Route {
   matcher: string | undefined;
   if: string | undefined;
   words: string[];
+  onFailure: unknown;
 }
 
 /** Events whose matcher is not compared with the field rules match on: presence is all we can check. */
@@ -69,7 +71,12 @@ export function checkDrift(policy: CompiledPolicy, sources: readonly SettingsSou
       if (saysClosed !== closed) {
         items.push({ kind: 'on-error', event, message: `${event}: the entry in ${route.file} ${closed ? 'lacks' : 'has'} --on-error closed, the policy says on_error: ${policy.settings.onError}` });
       }
+      if (closed && route.onFailure !== 'block' && !protocolFor(event)?.onFailureIgnored) {
+        items.push({ kind: 'on-failure', event, message: `${event}: the entry in ${route.file} lacks "onFailure": "block", so a runner that cannot start (node missing, a crash, a timeout) lets the call through, though the policy says on_error: closed` });
+      }
     }
+    const inFiles = [...new Set(here.map((r) => r.file))];
+    if (inFiles.length > 1) items.push({ kind: 'twice', event, message: `${event}: runner entries in ${inFiles.join(' and ')}: Claude Code runs every one, so the runner runs ${inFiles.length} times for each event` });
   }
   return items;
 }
@@ -125,13 +132,14 @@ function collectRoutes(sources: readonly SettingsSource[]): Map<string, Route[]>
         if (!g || typeof g !== 'object' || !Array.isArray((g as { hooks?: unknown }).hooks)) continue;
         const group = g as { matcher?: unknown; hooks: unknown[] };
         for (const h of group.hooks.filter(isRunnerHook)) {
-          const handler = h as { if?: unknown };
+          const handler = h as { if?: unknown; onFailure?: unknown };
           const list = routes.get(event) ?? [];
           list.push({
             file,
             matcher: typeof group.matcher === 'string' ? group.matcher : undefined,
             if: typeof handler.if === 'string' ? handler.if : undefined,
             words: handlerWords(h) ?? [],
+            onFailure: handler.onFailure,
           });
           routes.set(event, list);
         }

@@ -21,6 +21,14 @@ const plan: HooksConfig = {
 };
 
 describe('installHooks', () => {
+  it('keeps the keys a person added to a runner handler (statusMessage) when it replaces the handler', () => {
+    const mine = { hooks: { Stop: [{ hooks: [{ ...oldRunner, statusMessage: 'Checking the team rules…' }] }] } };
+    const { settings } = installHooks(mine, { Stop: [{ hooks: [{ ...runner, onFailure: 'block' }] }] });
+    expect(settings).toEqual({ hooks: { Stop: [{ hooks: [{ ...runner, onFailure: 'block', statusMessage: 'Checking the team rules…' }] }] } });
+    expect(installHooks(settings, { Stop: [{ hooks: [{ ...runner, onFailure: 'block' }] }] }).changed).toBe(false);
+  });
+
+
   it('adds the runner beside other hooks, leaving every other key alone', () => {
     const { settings, changed } = installHooks(existing(), plan);
     expect(changed).toBe(true);

@@ -2,10 +2,11 @@
  * Putting the runner's entries into a settings object and taking them out again, touching
  * nothing else: other keys, other events, other handlers (even in the same group) stay as
  * they were. Init's entries replace the runner entries already there, in place, so a
- * second run with the same policy changes nothing.
+ * second run with the same policy changes nothing; keys a person added to a runner
+ * handler (statusMessage, ...) are carried over to its replacement.
  */
 import { isRunnerHook } from './runner';
-import type { HooksConfig, SettingsObject } from './types';
+import { INIT_HANDLER_KEYS, type HooksConfig, type SettingsObject } from './types';
 
 export interface MergeResult {
   settings: SettingsObject;
@@ -33,11 +34,13 @@ export function settingsProblem(settings: unknown): string | null {
 export function installHooks(settings: SettingsObject, hooks: HooksConfig): MergeResult {
   const result = structuredClone(settings);
   const table = (isObject(result.hooks) ? result.hooks : {}) as Record<string, unknown[]>;
+  const kept = userKeys(table);
   const slots = stripRunner(table);
   for (const [event, groups] of Object.entries(hooks)) {
     const current = table[event] ?? [];
     const at = slots.get(event) ?? current.length;
-    current.splice(at, 0, ...structuredClone(groups));
+    const extra = kept.get(event) ?? {};
+    current.splice(at, 0, ...structuredClone(groups).map((g) => ({ ...g, hooks: g.hooks.map((h) => ({ ...h, ...extra })) })));
     table[event] = current;
   }
   dropEmpty(table, settings);
@@ -57,6 +60,19 @@ export function uninstallHooks(settings: SettingsObject): MergeResult {
   dropEmpty(table, settings);
   if (slots.size > 0 && Object.keys(table).length === 0) delete result.hooks;
   return { settings: result, changed: !sameJson(result, settings) };
+}
+
+/** Per event, the keys of its first runner handler that init does not write (the user's own). */
+function userKeys(table: Record<string, unknown[]>): Map<string, Record<string, unknown>> {
+  const kept = new Map<string, Record<string, unknown>>();
+  for (const [event, groups] of Object.entries(table)) {
+    if (!Array.isArray(groups)) continue;
+    const handler = groups.flatMap((g) => (isObject(g) && Array.isArray(g.hooks) ? g.hooks : [])).find(isRunnerHook);
+    if (!isObject(handler)) continue;
+    const own = Object.entries(handler).filter(([key]) => !INIT_HANDLER_KEYS.includes(key));
+    if (own.length > 0) kept.set(event, Object.fromEntries(own));
+  }
+  return kept;
 }
 
 /** Removes runner handlers in place; returns, per event, where its first runner group was. */

@@ -85,3 +85,21 @@ describe('planHooks: event order', () => {
     expect(Object.keys(planHooks(compiledPolicy(rules), { handler: h }).hooks)).toEqual(['SessionStart', 'PreToolUse', 'Stop']);
   });
 });
+
+describe('planHooks: onFailure', () => {
+  it('keeps onFailure on events that honour it and leaves it out where Claude Code ignores it', () => {
+    const closed: CommandHook = { ...h, onFailure: 'block' };
+    const policy = compiledPolicy([
+      rule({ events: ['PreToolUse'], tools: toolFilter('Write') }),
+      rule({ events: ['Stop', 'SubagentStop', 'TaskCompleted', 'TeammateIdle', 'UserPromptSubmit'], outcome: 'block' }),
+    ]);
+    expect(planHooks(policy, { handler: closed }).hooks).toEqual({
+      UserPromptSubmit: [{ hooks: [closed] }],
+      PreToolUse: [{ matcher: 'Write', hooks: [closed] }],
+      SubagentStop: [{ hooks: [h] }],
+      TaskCompleted: [{ hooks: [h] }],
+      Stop: [{ hooks: [h] }],
+      TeammateIdle: [{ hooks: [h] }],
+    });
+  });
+});

@@ -38,12 +38,20 @@ export function planHooks(policy: CompiledPolicy, options: PlanOptions): HookPla
       continue;
     }
     const rules = policy.rules.filter((r) => r.events.includes(p.event));
-    plan.hooks[p.event] = p.tool ? toolGroups(rules, options) : fieldGroups(p, rules, options.handler, plan.notes);
+    const here = { ...options, handler: handlerFor(p, options.handler) };
+    plan.hooks[p.event] = p.tool ? toolGroups(rules, here) : fieldGroups(p, rules, here.handler, plan.notes);
   }
   for (const event of used) {
     if (!eventProtocols().some((p) => p.event === event)) plan.notes.push(`${event} is not a Claude Code event; not registered`);
   }
   return plan;
+}
+
+/** The handler for one event: without `onFailure` where Claude Code ignores it (it would promise what it cannot keep). */
+function handlerFor(p: EventProtocol, handler: CommandHook): CommandHook {
+  if (!p.onFailureIgnored || handler.onFailure === undefined) return handler;
+  const { onFailure: _ignored, ...rest } = handler;
+  return rest;
 }
 
 /**

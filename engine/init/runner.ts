@@ -14,6 +14,8 @@ export interface RunnerCommand {
   hookArgs: string[];
   form: CommandForm;
   timeout?: number;
+  /** The policy fails closed: the entry gets `onFailure: "block"`, so a runner that cannot start refuses the call. */
+  failClosed?: boolean;
 }
 
 /**
@@ -28,6 +30,7 @@ export function runnerHook(runner: RunnerCommand): CommandHook {
     ? { type: 'command', command: words[0], args: words.slice(1) }
     : { type: 'command', command: shellCommand(words) };
   if (runner.timeout !== undefined) hook.timeout = runner.timeout;
+  if (runner.failClosed) hook.onFailure = 'block';
   return hook;
 }
 

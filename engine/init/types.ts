@@ -10,7 +10,12 @@ export interface CommandHook {
   args?: string[];
   if?: string;
   timeout?: number;
+  /** Claude Code 2.1.295+: refuse the call when the command cannot run, fails or times out. */
+  onFailure?: 'block';
 }
+
+/** The handler keys init writes; any other key of a runner handler (statusMessage, ...) is the user's and kept. */
+export const INIT_HANDLER_KEYS: readonly string[] = ['type', 'command', 'args', 'url', 'if', 'timeout', 'onFailure'];
 
 export interface MatcherGroup {
   matcher?: string;

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { linkHookpolicy, PROJECT_BIN } from '../support/install';
 import { POLICY_BIN, REPO_ROOT } from '../support/run-hook';
 
 const POLICY = `version: 1
@@ -49,12 +50,21 @@ const BIN = fs.realpathSync(POLICY_BIN);
 const ENV_PREFIX = process.platform !== 'win32' && fs.existsSync('/usr/bin/env') ? ['/usr/bin/env', '-u', 'NODE_EXTRA_CA_CERTS'] : [];
 const argv = ENV_PREFIX.length > 0 ? [...ENV_PREFIX.slice(1), process.execPath, BIN] : [BIN];
 const command = ENV_PREFIX[0] ?? process.execPath;
+/** A personal (local or user scope) entry: this machine's absolute paths. */
 const runner = (extra: string[] = ['--on-error', 'closed']) => ({ type: 'command', command, args: [...argv, 'hook', ...extra], timeout: 10 });
+/** The committed (project scope) entry: node from PATH, the runner through ${CLAUDE_PROJECT_DIR}. */
+const SHARED_BIN = `\${CLAUDE_PROJECT_DIR}/${PROJECT_BIN}`;
+const sharedArgv = ENV_PREFIX.length > 0 ? [...ENV_PREFIX.slice(1), 'node', SHARED_BIN] : [SHARED_BIN];
+const sharedCommand = ENV_PREFIX[0] ?? 'node';
+const shared = (extra: string[] = ['--on-error', 'closed'], failClosed = true) => ({
+  type: 'command', command: sharedCommand, args: [...sharedArgv, 'hook', ...extra], timeout: 10, ...(failClosed ? { onFailure: 'block' } : {}),
+});
 
 interface Project { dir: string; home: string; file(rel: string): string; read(rel: string): string; write(rel: string, text: string): void }
 
-function makeProject(files: Record<string, string>): Project {
+function makeProject(files: Record<string, string>, installed = true): Project {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-init-')));
+  if (installed) linkHookpolicy(dir);
   const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-home-')));
   const p: Project = {
     dir,
@@ -85,8 +95,8 @@ function policy(p: Project, ...args: string[]) {
 }
 
 const projects: Project[] = [];
-function project(files: Record<string, string>): Project {
-  const p = makeProject(files);
+function project(files: Record<string, string>, installed = true): Project {
+  const p = makeProject(files, installed);
   projects.push(p);
   return p;
 }
@@ -112,11 +122,12 @@ describe('policy init (project scope)', () => {
       hooks: {
         PreToolUse: [
           { matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] },
-          { matcher: '^(?:Write|Edit|Bash)$|^mcp__playwright__.*$', hooks: [runner()] },
+          { matcher: '^(?:Write|Edit|Bash)$|^mcp__playwright__.*$', hooks: [shared()] },
         ],
         Notification: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
-        SessionStart: [{ matcher: 'startup', hooks: [runner()] }],
-        Stop: [{ hooks: [runner()] }],
+        SessionStart: [{ matcher: 'startup', hooks: [shared()] }],
+        // Claude Code ignores onFailure on Stop: init does not promise it there.
+        Stop: [{ hooks: [shared(['--on-error', 'closed'], false)] }],
       },
     });
     expect(written).toBe(`${JSON.stringify(JSON.parse(written), null, 2)}\n`);
@@ -132,16 +143,17 @@ describe('policy init (project scope)', () => {
     expect(fs.readdirSync(p.file('.claude')).filter((f) => f.endsWith('.bak'))).toEqual(['settings.json.bak']);
   });
 
-  it('the command it wrote works when started exactly as written (no shell)', () => {
+  it('the command it wrote works when started as Claude Code starts it (no shell, ${CLAUDE_PROJECT_DIR} expanded, node on PATH)', () => {
     const settings = JSON.parse(p.read('.claude/settings.json'));
     const hook = settings.hooks.PreToolUse[1].hooks[0];
     const event = { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: p.file('.env'), content: 'X=1' }, cwd: p.dir };
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-cache-'));
-    const r = spawnSync(hook.command, hook.args, {
+    const expand = (word: string) => word.split('${CLAUDE_PROJECT_DIR}').join(p.dir);
+    const r = spawnSync(expand(hook.command), hook.args.map(expand), {
       cwd: p.dir,
       input: JSON.stringify(event),
       encoding: 'utf8',
-      env: cleanEnv({ CLAUDE_PROJECT_DIR: p.dir, HOOKPOLICY_CACHE_DIR: cache, PATH: '' }),
+      env: cleanEnv({ CLAUDE_PROJECT_DIR: p.dir, HOOKPOLICY_CACHE_DIR: cache, PATH: path.dirname(process.execPath) }),
     });
     fs.rmSync(cache, { recursive: true, force: true });
     expect(r.status).toBe(0);
@@ -186,7 +198,12 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
     const first = p.read('.claude/policies.yaml').split('\n')[0];
     const m = /^# yaml-language-server: \$schema=(.+)$/.exec(first);
     expect(m).not.toBeNull();
-    expect(path.resolve(p.file('.claude'), m![1])).toBe(path.join(REPO_ROOT, 'policy.schema.json'));
+    expect(m![1]).toBe('../node_modules/hookpolicy/policy.schema.json');
+    expect(fs.realpathSync(path.resolve(p.file('.claude'), m![1]))).toBe(path.join(REPO_ROOT, 'policy.schema.json'));
+    expect(r.stdout).toContain('Created .claude/policies.test.yaml');
+    expect(p.read('.claude/policies.test.yaml').split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/hookpolicy/policy-test.schema.json');
+    const tested = policy(p, 'test');
+    expect([tested.code, tested.stdout]).toEqual([0, expect.stringContaining('3 passed, 0 failed')]);
     const settings = JSON.parse(p.read('.claude/settings.local.json'));
     expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'PreToolUse']);
     expect(fs.existsSync(p.file('.claude/settings.json'))).toBe(false);
@@ -215,8 +232,8 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
     const hook = JSON.parse(p.read('.claude/settings.json')).hooks.Stop[0].hooks[0];
     expect(hook.args).toBeUndefined();
     // `env -u NODE_EXTRA_CA_CERTS` becomes an empty assignment: no env process to start.
-    const quoted = [process.execPath, BIN, 'hook'].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w}'`)).join(' ');
-    expect(hook.command).toBe(ENV_PREFIX.length > 0 ? `NODE_EXTRA_CA_CERTS= ${quoted}` : quoted);
+    const words = `node "${SHARED_BIN}" hook`;
+    expect(hook.command).toBe(ENV_PREFIX.length > 0 ? `NODE_EXTRA_CA_CERTS= ${words}` : words);
     // Run exactly that through sh, NODE_EXTRA_CA_CERTS naming a file that does not exist:
     // node would warn about it on stderr if the variable reached it.
     const stop = JSON.stringify({ session_id: 's', transcript_path: '/t', cwd: p.dir, hook_event_name: 'Stop', stop_hook_active: false });
@@ -224,6 +241,46 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
     const r = spawnSync('sh', ['-c', hook.command], { input: stop, env, encoding: 'utf8' });
     expect([JSON.parse(r.stdout).decision, r.status]).toEqual(['block', 0]);
     if (ENV_PREFIX.length > 0) expect(r.stderr).toBe('');
+  });
+
+  it('refuses a shared (project) entry when hookpolicy is not installed in the project, and says what to do', () => {
+    const p = project({ '.claude/policies.yaml': POLICY }, false);
+    const r = policy(p, 'init');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('hookpolicy is not installed in this project');
+    expect(r.stderr).toContain('npm install --save-dev hookpolicy');
+    expect(r.stderr).toContain('policy init --scope local');
+    expect(fs.existsSync(p.file('.claude/settings.json'))).toBe(false);
+    expect(policy(p, 'init', '--scope', 'local').code).toBe(0);
+    expect(JSON.parse(p.read('.claude/settings.local.json')).hooks.Stop).toEqual([{ hooks: [runner()] }]);
+  });
+
+  it('a re-run keeps what init did not write: a statusMessage on its own entry, env, other hooks', () => {
+    const p = project({ '.claude/policies.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
+    expect(policy(p, 'init').code).toBe(0);
+    const settings = JSON.parse(p.read('.claude/settings.json'));
+    settings.env = { FOO: 'bar' };
+    settings.hooks.Stop[0].hooks[0].statusMessage = 'Checking the team rules';
+    p.write('.claude/settings.json', JSON.stringify(settings, null, 2));
+    p.write('.claude/policies.yaml', 'version: 1\nsettings: { on_error: closed }\nrules:\n  - { id: s, on: Stop, block: "x" }\n');
+    expect(policy(p, 'init').code).toBe(0);
+    const after = JSON.parse(p.read('.claude/settings.json'));
+    expect(after.env).toEqual({ FOO: 'bar' });
+    expect(after.hooks.Stop).toEqual([{ hooks: [{ ...shared(['--on-error', 'closed'], false), statusMessage: 'Checking the team rules' }] }]);
+  });
+
+  it('--check reports the runner registered in project and local scope at once, and entries whose files are gone', () => {
+    const p = project({ '.claude/policies.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
+    expect(policy(p, 'init').code).toBe(0);
+    expect(policy(p, 'init', '--scope', 'local').code).toBe(0);
+    const r = policy(p, 'init', '--check');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('drift: Stop: runner entries in .claude/settings.json and .claude/settings.local.json: Claude Code runs every one, so the runner runs 2 times for each event');
+    fs.rmSync(p.file('.claude/settings.local.json'));
+    fs.rmSync(p.file('node_modules/hookpolicy'));
+    const gone = policy(p, 'init', '--check');
+    expect(gone.code).toBe(1);
+    expect(gone.stdout).toContain(`drift: .claude/settings.json: the runner entry starts ${SHARED_BIN}, which does not exist`);
   });
 
   it('exits 2 with file:line:col on a broken policy, and leaves settings alone', () => {

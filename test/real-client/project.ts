@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EVENT_NAMES } from '../../engine/protocol';
-import { REPO_ROOT } from '../support/run-hook';
+import { linkHookpolicy } from '../support/install';
 
 export interface ClientProject {
   root: string;
@@ -49,13 +49,6 @@ function captureHooks(payloadDir: string): Record<string, unknown> {
   return hooks;
 }
 
-function install(projectDir: string): void {
-  const modules = path.join(projectDir, 'node_modules');
-  fs.mkdirSync(path.join(modules, '.bin'), { recursive: true });
-  fs.symlinkSync(REPO_ROOT, path.join(modules, 'hookpolicy'), 'dir');
-  fs.symlinkSync(path.join('..', 'hookpolicy', 'bin', 'policy.cjs'), path.join(modules, '.bin', 'policy'));
-}
-
 /**
  * Makes the project, installs hookpolicy and runs `npx policy init` in it.
  * @example const p = makeClientProject({ policy: 'version: 1\nrules: []\n' });
@@ -72,7 +65,7 @@ export function makeClientProject(options: ClientProjectOptions): ClientProject 
     fs.writeFileSync(path.join(projectDir, rel), text);
   }
   fs.writeFileSync(path.join(projectDir, '.claude', 'settings.json'), JSON.stringify({ hooks: captureHooks(payloadDir) }, null, 2));
-  install(projectDir);
+  linkHookpolicy(projectDir);
   let initOutput = '';
   if (!options.noInit) {
     initOutput = execFileSync(process.execPath, [path.join(projectDir, 'node_modules', '.bin', 'policy'), 'init', ...(options.initArgs ?? [])], {
