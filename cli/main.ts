@@ -4,7 +4,8 @@
  *
  * A command's action reports a non-zero exit code by throwing commander's own
  * `new CommanderError(code, 'policy.exit', message)`; main() turns it into the return
- * value, and only bin sets process.exitCode.
+ * value, and only bin sets process.exitCode. Exit codes are ESLint's: 0 ok, 1 problems
+ * found, 2 usage or internal error.
  */
 import { Command, CommanderError } from 'commander';
 import { PACKAGE_VERSION } from '../engine/host/engine-version';
@@ -32,6 +33,7 @@ export function createProgram(): Command {
   const program = new Command('policy')
     .description('Declarative policies for Claude Code hooks: YAML rules in, Claude Code answers out.')
     .version(PACKAGE_VERSION, '-V, --version', 'print the version')
+    .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   for (const command of COMMANDS) command.register(program);
   return program;
@@ -40,14 +42,16 @@ export function createProgram(): Command {
 /**
  * Runs the CLI with process-style argv (node, script, ...args); resolves with the exit code.
  * @example await main(['node', 'policy', '--version']) // 0, after printing 0.1.0
+ * @example await main(['node', 'policy', 'bogus']) // 2, after "error: unknown command 'bogus'"
  */
 export async function main(argv: string[]): Promise<number> {
   try {
     await createProgram().parseAsync(argv);
     return 0;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
-    process.stderr.write(`policy: ${(e as Error)?.message ?? String(e)}\n`);
-    return 1;
+    // Commander's own errors (unknown command or option, missing argument, no command) are usage errors.
+    if (e instanceof CommanderError) return e.code === 'policy.exit' || e.exitCode === 0 ? e.exitCode : 2;
+    process.stderr.write(`policy: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    return 2;
   }
 }
