@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
+import { linkHookpolicy } from '../support/install';
 
 const repo = path.join(__dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'policy.cjs');
@@ -130,6 +131,7 @@ it('refuses other methods and stops cleanly on SIGTERM', async () => {
 describe('policy init --mode http', () => {
   it('writes http entries for the daemon where http can answer, command entries elsewhere', () => {
     const settingsFile = path.join(root, '.claude', 'settings.json');
+    linkHookpolicy(root);
     const init = (args: string[]) => execFileSync(process.execPath, [bin, 'init', '--project-dir', root, ...args], { env: { ...process.env, HOME: tmp }, encoding: 'utf8' });
     const out = init(['--mode', 'http', '--port', '9123']);
     expect(out).toContain('TeammateIdle stays a command hook: it blocks only with exit code 2');
