@@ -19,6 +19,7 @@ import { discoverPolicyFiles } from '../../engine/host/discover';
 import { toAbsolutePosix } from '../../engine/host/project-root';
 import { httpHookUrl, toHttpHooks } from '../../engine/host/http-hooks';
 import { loadPolicyForCommand, reportDiagnostics, usageErrorsExit2 } from './explain';
+import { pluginBin, writePluginFiles } from './init-plugin';
 import { DEFAULT_PORT } from './serve';
 
 export interface InitOptions {
@@ -52,7 +53,7 @@ export function register(program: Command): void {
     .option('--form <form>', 'exec (command + args, no shell; Claude Code >= 2.1.139) or shell (one sh -c string)', 'exec')
     .option('--if', 'also narrow Bash entries with an `if` permission rule when every Bash rule has one command prefix')
     .option('--check', 'compare the policy with the settings: exit 1 on drift, 0 in sync')
-    .option('--plugin <dir>', 'write <dir>/hooks/hooks.json for a plugin instead of settings')
+    .option('--plugin <dir>', 'make <dir> a plugin (hooks/hooks.json, .claude-plugin/plugin.json, a marketplace entry) instead of writing settings')
     .option('-c, --config <file>', 'policy file (repeatable; default: as the runner finds it)', collect, [])
     .option('--project-dir <dir>', 'project root (default: $CLAUDE_PROJECT_DIR, else the current folder)')
     .exitOverride(usageErrorsExit2)
@@ -80,7 +81,7 @@ function runInit(options: InitOptions): void {
   const runner = runnerCommandFor({
     policy,
     nodePath: process.execPath,
-    binPath: pkg.binPath,
+    binPath: pluginRoot ? pluginBin(pluginRoot, projectRoot) : pkg.binPath,
     configs,
     projectRoot,
     absoluteConfigs: scope === 'user',
@@ -120,6 +121,7 @@ function runInit(options: InitOptions): void {
   }
   for (const line of describePlan(plan.hooks)) out(`  ${line}`);
   for (const note of plan.notes) out(`note: ${note}`);
+  if (pluginRoot) writePluginFiles(pluginRoot, projectRoot, out);
 }
 
 function runCheck(policy: CompiledPolicy, files: SettingsFile[], projectRoot: string): void {

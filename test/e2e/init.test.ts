@@ -216,14 +216,27 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
     expect(settings).toEqual({ hooks: { Stop: [{ hooks: [runner(['--config', p.file('team.yaml')])] }] } });
   });
 
-  it('--plugin DIR writes hooks/hooks.json with a description and ${CLAUDE_PLUGIN_ROOT} policy path', () => {
-    const p = project({ 'plug/policies.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
-    expect(policy(p, 'init', '--plugin', 'plug').code).toBe(0);
-    expect(JSON.parse(p.read('plug/hooks/hooks.json'))).toEqual({
+  it('--plugin DIR makes a plugin: hooks/hooks.json through ${CLAUDE_PLUGIN_ROOT}, a manifest, a README, a marketplace entry', () => {
+    const p = project({ 'plugins/team-policy/policies.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
+    const refused = policy(p, 'init', '--plugin', 'plugins/team-policy');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('npm install --prefix plugins/team-policy hookpolicy');
+    linkHookpolicy(p.file('plugins/team-policy'));
+    expect(policy(p, 'init', '--plugin', 'plugins/team-policy').code).toBe(0);
+    const inPlugin = ['${CLAUDE_PLUGIN_ROOT}/node_modules/hookpolicy/bin/policy.cjs', 'hook', '--config', '${CLAUDE_PLUGIN_ROOT}/policies.yaml'];
+    expect(JSON.parse(p.read('plugins/team-policy/hooks/hooks.json'))).toEqual({
       description: 'hookpolicy: Claude Code hooks answered by a declarative policy',
-      hooks: { Stop: [{ hooks: [runner(['--config', '${CLAUDE_PLUGIN_ROOT}/policies.yaml'])] }] },
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'node', args: inPlugin, timeout: 10 }] }] },
+    });
+    expect(JSON.parse(p.read('plugins/team-policy/.claude-plugin/plugin.json'))).toMatchObject({ name: 'team-policy', version: '0.1.0' });
+    expect(p.read('plugins/team-policy/README.md')).toMatch(/^# team-policy\n/);
+    expect(JSON.parse(p.read('.claude-plugin/marketplace.json'))).toMatchObject({
+      owner: { name: path.basename(p.dir) },
+      plugins: [{ name: 'team-policy', source: './plugins/team-policy' }],
     });
     expect(fs.existsSync(p.file('.claude/settings.json'))).toBe(false);
+    const again = policy(p, 'init', '--plugin', 'plugins/team-policy');
+    expect(again.stdout).not.toContain('Wrote');
   });
 
   it('--form shell writes one command string that runs through sh', () => {

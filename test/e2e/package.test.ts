@@ -1,0 +1,57 @@
+/**
+ * The package as npm packs it: `npm pack` in a tree without dist/ builds it (prepare), the
+ * tarball holds what the runner and the CLI load (and a LICENSE), and the runtime
+ * dependencies are exactly what dist/ requires from node_modules.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { REPO_ROOT } from '../support/run-hook';
+
+const SOURCES = ['bin', 'cli', 'engine', 'scripts', 'policies', 'templates', 'docs', 'package.json', 'tsconfig.json', 'policy.schema.json', 'policy-test.schema.json', 'LICENSE', 'README.md'];
+
+interface PackedFile { path: string }
+
+describe('npm pack', () => {
+  let files: string[] = [];
+  let tree = '';
+
+  beforeAll(() => {
+    tree = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-pack-tree-'));
+    for (const name of SOURCES) fs.cpSync(path.join(REPO_ROOT, name), path.join(tree, name), { recursive: true });
+    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(tree, 'node_modules'), 'dir');
+    expect(fs.existsSync(path.join(tree, 'dist'))).toBe(false);
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: tree, encoding: 'utf8', env: { ...process.env, HOOKPOLICY_SKIP_TYPECHECK: '1', npm_config_loglevel: 'error' } });
+    files = (JSON.parse(out) as Array<{ files: PackedFile[] }>)[0].files.map((f) => f.path);
+  }, 120_000);
+
+  afterAll(() => fs.rmSync(tree, { recursive: true, force: true }));
+
+  it('builds dist/ when it is missing, and ships it with the bin, the packs, the schemas and a LICENSE', () => {
+    for (const file of ['dist/hook.cjs', 'dist/compile.cjs', 'dist/cli.cjs', 'dist/shell.cjs', 'bin/policy.cjs', 'policies/security-guard.yaml', 'templates/policies.yaml', 'templates/policies.test.yaml', 'policy.schema.json', 'LICENSE', 'package.json']) {
+      expect(files).toContain(file);
+    }
+    expect(files.filter((f) => /\.test\.ts$|^test\/|^engine\/|^cli\//.test(f))).toEqual([]);
+  });
+
+  it('lists as runtime dependencies exactly the packages dist/ requires from node_modules', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bin: Record<string, string> };
+    const required = new Set<string>();
+    for (const file of fs.readdirSync(path.join(tree, 'dist'))) {
+      const text = fs.readFileSync(path.join(tree, 'dist', file), 'utf8');
+      // Real requires only: ajv's standalone code keeps `require("ajv/...")` inside strings it never runs here.
+      for (const m of text.matchAll(/(?<![\w.'"`])require\("([^".][^"]*)"\)/g)) {
+        const name = m[1].startsWith('@') ? m[1].split('/').slice(0, 2).join('/') : m[1].split('/')[0];
+        if (!name.startsWith('node:') && !isBuiltin(name)) required.add(name);
+      }
+    }
+    expect([...required].sort()).toEqual(Object.keys(pkg.dependencies).sort());
+    expect(pkg.bin).toEqual({ policy: 'bin/policy.cjs', hookpolicy: 'bin/policy.cjs' });
+  });
+});
+
+function isBuiltin(name: string): boolean {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('node:module') as { builtinModules: string[] }).builtinModules.includes(name);
+}

@@ -1,0 +1,110 @@
+/**
+ * A team's install, end to end in the real client: hookpolicy from the packed tarball,
+ * `npx policy init`, the committed files cloned to another path and `npm ci` there, a
+ * machine without node, and the policy published as a plugin loaded with --plugin-dir.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { claudeBinary, clientEnv, runClient } from './client';
+import { say, tools, type Scenario } from './scenario';
+import { describeRealClient, SESSION_TIMEOUT_MS } from './suite';
+import { packedTarball } from './tarball';
+import { toolResult } from './transcript';
+
+const POLICY = (onError: string) => `version: 1
+settings: { on_error: ${onError} }
+rules:
+  - id: no-secrets
+    on: PreToolUse
+    tools: Write
+    paths: { deny: ["secret/**"] }
+    deny: "secret/ is off limits"
+`;
+
+const writeTo = (dir: string, file: string): Scenario => ({
+  main: [tools({ name: 'Write', input: { file_path: path.join(dir, file), content: 'x\n' } }), say('done')],
+});
+
+function tempDir(name: string): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `hp-${name}-`)));
+}
+
+function npm(cwd: string, args: string[]): string {
+  return execFileSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
+}
+
+/** A project with hookpolicy installed from the tarball and registered by `npx policy init`. */
+function installedProject(onError: string): { dir: string; home: string } {
+  const dir = tempDir('team');
+  const home = tempDir('home');
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "team-app", "version": "1.0.0", "private": true }\n');
+  npm(dir, ['install', '--save-dev', packedTarball()]);
+  fs.mkdirSync(path.join(dir, '.claude'));
+  fs.writeFileSync(path.join(dir, '.claude', 'policies.yaml'), POLICY(onError));
+  execFileSync('npx', ['--offline', 'policy', 'init'], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: dir } });
+  return { dir, home };
+}
+
+function session(dir: string, home: string, file: string, extra: { env?: Record<string, string>; args?: string[] } = {}) {
+  return runClient({ projectDir: dir, homeDir: home, prompt: 'Write the file.', scenario: writeTo(dir, file), env: extra.env, args: extra.args });
+}
+
+describeRealClient('a team install', () => {
+  it('from the packed tarball: init writes an entry with no machine path, and the real client enforces it', () => {
+    const { dir, home } = installedProject('closed');
+    const settings = fs.readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8');
+    expect(settings).not.toContain(dir);
+    expect(settings).not.toContain(process.execPath);
+    expect(JSON.parse(settings).hooks.PreToolUse[0].hooks[0]).toMatchObject({ onFailure: 'block', args: expect.arrayContaining(['${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs']) });
+    const s = session(dir, home, 'secret/a.txt');
+    expect(fs.existsSync(path.join(dir, 'secret', 'a.txt'))).toBe(false);
+    expect(toolResult(s.requests, 'toolu_m_0_0')).toEqual({ isError: true, text: 'PreToolUse:Write hook error: secret/ is off limits' });
+  }, SESSION_TIMEOUT_MS);
+
+  it('the committed files, cloned to another path and installed with npm ci, still enforce', () => {
+    const first = installedProject('closed');
+    const clone = tempDir('clone');
+    for (const rel of ['package.json', 'package-lock.json', '.claude/policies.yaml', '.claude/settings.json']) {
+      fs.mkdirSync(path.dirname(path.join(clone, rel)), { recursive: true });
+      fs.copyFileSync(path.join(first.dir, rel), path.join(clone, rel));
+    }
+    npm(clone, ['ci']);
+    const s = session(clone, tempDir('home'), 'secret/b.txt');
+    expect(fs.existsSync(path.join(clone, 'secret', 'b.txt'))).toBe(false);
+    expect(toolResult(s.requests, 'toolu_m_0_0')?.text).toBe('PreToolUse:Write hook error: secret/ is off limits');
+  }, SESSION_TIMEOUT_MS);
+
+  it('without node on PATH: on_error closed refuses the call (onFailure), on_error open lets it through', () => {
+    const noNode = { PATH: tempDir('empty-path') };
+    const closed = installedProject('closed');
+    const refused = session(closed.dir, closed.home, 'open.txt', { env: noNode });
+    expect(fs.existsSync(path.join(closed.dir, 'open.txt'))).toBe(false);
+    expect(toolResult(refused.requests, 'toolu_m_0_0')).toEqual({ isError: true, text: expect.stringMatching(/^PreToolUse:Write hook error: .*failed; blocking because onFailure is "block"/) });
+    const open = installedProject('open');
+    const through = session(open.dir, open.home, 'open.txt', { env: noNode });
+    expect(fs.existsSync(path.join(open.dir, 'open.txt'))).toBe(true);
+    expect(toolResult(through.requests, 'toolu_m_0_0')?.isError).toBe(false);
+  }, SESSION_TIMEOUT_MS);
+
+  it('published as a plugin: claude plugin validate accepts it, and --plugin-dir enforces it', () => {
+    const repo = tempDir('plugin-repo');
+    const plugin = path.join(repo, 'plugins', 'team-policy');
+    fs.mkdirSync(plugin, { recursive: true });
+    fs.writeFileSync(path.join(plugin, 'policies.yaml'), POLICY('closed'));
+    fs.writeFileSync(path.join(plugin, 'package.json'), '{ "name": "team-policy-plugin", "version": "1.0.0", "private": true }\n');
+    npm(plugin, ['install', packedTarball()]);
+    execFileSync(path.join(plugin, 'node_modules', '.bin', 'policy'), ['init', '--plugin', 'plugins/team-policy'], { cwd: repo, encoding: 'utf8' });
+    const binary = claudeBinary().path as string;
+    const home = tempDir('home');
+    for (const target of [plugin, repo]) {
+      const validated = execFileSync(binary, ['plugin', 'validate', target], { encoding: 'utf8', env: clientEnv(home) });
+      expect(validated).toMatch(/Validation passed/);
+    }
+    const project = tempDir('plugin-user');
+    const s = session(project, home, 'secret/c.txt', { args: ['--plugin-dir', plugin] });
+    expect(fs.existsSync(path.join(project, 'secret', 'c.txt'))).toBe(false);
+    expect(toolResult(s.requests, 'toolu_m_0_0')?.text).toBe('PreToolUse:Write hook error: secret/ is off limits');
+  }, SESSION_TIMEOUT_MS);
+});
