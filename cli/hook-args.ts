@@ -11,6 +11,9 @@ export interface HookArgs {
   problems: string[];
 }
 
+/** What `policy hook` takes, for usage errors. */
+export const HOOK_USAGE = 'policy hook [--config FILE]... [--on-error open|closed]';
+
 /**
  * @example parseHookArgs(['--config', 'a.yaml', '--on-error=closed'])
  *   // { configs: ['a.yaml'], onError: 'closed', problems: [] }
@@ -34,8 +37,10 @@ export function parseHookArgs(argv: readonly string[]): HookArgs {
       const v = value();
       if (v === 'open' || v === 'closed') args.onError = v;
       else args.problems.push(`--on-error must be open or closed, not ${v === null ? 'nothing' : JSON.stringify(v)}`);
+    } else if (argv[i].startsWith('-')) {
+      args.problems.push(`unknown option '${flag}'`);
     } else {
-      args.problems.push(`unknown argument ${JSON.stringify(argv[i])}`);
+      args.problems.push(`unexpected argument '${argv[i]}'`);
     }
   }
   return args;

@@ -4,6 +4,7 @@
  */
 import * as fs from 'fs';
 import { runHook } from './hook';
+import { parseHookArgs } from './hook-args';
 
 // The engine's hot path, for in-process use (scripts/bench.mjs, embedding): already in
 // this bundle, so exporting them costs nothing at start-up.
@@ -28,7 +29,9 @@ export interface HookMainResult {
  * @example main(['--config', 'ci.yaml']).then((r) => { process.exitCode = r.exitCode; })
  */
 export async function main(argv: string[]): Promise<HookMainResult> {
-  const result = await runHook({ argv, stdin: readStdin(), env: process.env, cwd: process.cwd() });
+  // A usage error typed at a terminal is reported at once, not after the user ends stdin.
+  const stdin = argv.length > 0 && parseHookArgs(argv).problems.length > 0 && isTerminal(0) ? '' : readStdin();
+  const result = await runHook({ argv, stdin, env: process.env, cwd: process.cwd() });
   writeAll(1, result.response.stdout);
   writeAll(2, result.response.stderr);
   const d = result.decision;
@@ -41,6 +44,14 @@ function readStdin(): string {
   } catch {
     // No stdin (closed or a terminal): treated as an empty, malformed event.
     return '';
+  }
+}
+
+function isTerminal(fd: number): boolean {
+  try {
+    return fs.fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
   }
 }
 

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { compilePolicyFiles } from '../engine/host/compile-entry';
+import { eventProtocols } from '../engine/protocol';
 import type { PolicyCompiler } from '../engine/host/policy-cache';
 import { parseHookArgs } from './hook-args';
 import { parseEvent, runHook, type HookInput } from './hook';
@@ -90,11 +91,40 @@ describe('runHook', () => {
     expect(closed.decision).toBeNull();
   });
 
-  it('reports usage problems instead of ignoring them', async () => {
+  it('reports usage problems instead of ignoring them, per on_error where exit 2 would stop the event', async () => {
     writePolicy('.claude/policies.yaml', STOP_POLICY);
     const result = await run({ hook_event_name: 'Stop' }, { argv: ['--on-eror', 'closed'] });
-    expect(result.response.stderr).toMatch(/internal-error: policy hook: unknown argument "--on-eror"/);
+    expect(result.response.exitCode).toBe(0);
+    expect(JSON.parse(result.response.stdout).systemMessage)
+      .toMatch(/error hook-usage: policy hook: unknown option '--on-eror'; unexpected argument 'closed' \(usage: policy hook .*\) \(failing open/);
+    const closed = await run({ hook_event_name: 'Stop' }, { argv: ['--bogus', '--on-error', 'closed'] });
+    expect([closed.response.exitCode, JSON.parse(closed.response.stdout).decision]).toEqual([0, 'block']);
   });
+
+  it.each(['SessionStart', 'SessionEnd', 'Notification', 'SubagentStart'])('exits 2 with the usage on stderr on %s, which exit 2 cannot stop', async (event) => {
+    writePolicy('.claude/policies.yaml', STOP_POLICY);
+    const result = await run({ hook_event_name: event }, { argv: ['--bogus'] });
+    expect(result.response).toEqual({
+      stdout: '',
+      stderr: "policy hook: unknown option '--bogus' (usage: policy hook [--config FILE]... [--on-error open|closed])\n",
+      exitCode: 2,
+    });
+  });
+
+  it('exits 2 with the usage on stderr when there is no event at all (run by hand)', async () => {
+    const result = await run('', { argv: ['--on-error=shut'] });
+    expect(result.response.exitCode).toBe(2);
+    expect(result.response.stderr).toBe('policy hook: --on-error must be open or closed, not "shut" (usage: policy hook [--config FILE]... [--on-error open|closed])\n');
+  });
+
+  it.each(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit', 'TeammateIdle', 'WorktreeRemove', 'PostToolUse', 'FutureEvent'])(
+    'never exits 2 for a usage error on %s unless on_error is closed', async (event) => {
+      writePolicy('.claude/policies.yaml', 'version: 1\nrules: []\n');
+      const result = await run({ hook_event_name: event, tool_name: 'Bash', tool_input: { command: 'ls' } }, { argv: ['--bogus'] });
+      expect(result.response.exitCode).toBe(0);
+      expect(result.response.stderr).toContain("hook-usage: policy hook: unknown option '--bogus'");
+    },
+  );
 
   it('names file:line:col of a broken policy, failing per the last good on_error', async () => {
     writePolicy('.claude/policies.yaml', 'version: 1\nsettings: { on_error: closed }\nrules:\n  - id: keep-going\n    on: Stop\n    block: "x"\n');
@@ -133,5 +163,22 @@ describe('runHook', () => {
     expect(result.response.exitCode).toBe(0);
     expect(result.response.stderr).toMatch(/^hookpolicy: warning cache-error: cannot write the policy cache/);
     expect(result.warnings.map((w) => w.code)).toEqual(['cache-error']);
+  });
+});
+
+describe('docs/commands/hook.md, usage errors', () => {
+  const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'commands', 'hook.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('<!-- hook-usage-exit2:start -->'), doc.indexOf('<!-- hook-usage-exit2:end -->'));
+  const rows = table.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| events') && !l.startsWith('|---'));
+  const eventsOf = (row: string) => row.split('|')[1].split(',').map((e) => e.trim()).filter((e) => /^[A-Z][A-Za-z]+$/.test(e));
+
+  it('says what exit 2 does on every event, once', () => {
+    const listed = rows.flatMap(eventsOf);
+    expect([...listed].sort()).toEqual(eventProtocols().map((p) => p.event).sort());
+  });
+
+  it('exits 2 on a usage error exactly on the events that cannot be blocked', () => {
+    const exit2 = rows.filter((r) => r.endsWith('| exit 2, the message on stderr |')).flatMap(eventsOf);
+    expect(exit2.sort()).toEqual(eventProtocols().filter((p) => p.block === null).map((p) => p.event).sort());
   });
 });

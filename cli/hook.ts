@@ -6,6 +6,7 @@
  */
 import { diagnostic, formatDiagnostic } from '../engine/diagnostics';
 import { evaluateNow } from '../engine/evaluate';
+import { protocolFor } from '../engine/protocol';
 import { renderFailure, renderResponse } from '../engine/render';
 import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent, HookResponse } from '../engine/types';
 import { recordDecision } from '../engine/host/decision-log';
@@ -13,7 +14,7 @@ import { discoverPolicyFiles } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/policy-cache';
 import { resolveProjectRoot } from '../engine/host/project-root';
-import { parseHookArgs, type HookArgs } from './hook-args';
+import { HOOK_USAGE, parseHookArgs, type HookArgs } from './hook-args';
 
 export interface HookInput {
   argv: string[];
@@ -70,10 +71,7 @@ async function runParsed(input: HookInput, args: HookArgs): Promise<HookResult> 
   const roots = discoverPolicyFiles({ configs: args.configs, env: input.env, projectRoot });
   const fallbackOnError = (): OnError => args.onError ?? (roots.length > 0 ? lastArtefact(roots, input.env)?.policy.settings.onError : undefined) ?? 'open';
 
-  if (args.problems.length > 0) {
-    const problems = args.problems.map((p) => diagnostic('internal-error', `policy hook: ${p}`));
-    return failed(event?.hook_event_name ?? null, problems, fallbackOnError(), []);
-  }
+  if (args.problems.length > 0) return usageFailure(input, event, args, fallbackOnError);
   if (!event) {
     const problem = diagnostic('event-malformed', 'stdin is not a JSON object with a string hook_event_name');
     return failed(null, [problem], fallbackOnError(), []);
@@ -97,10 +95,7 @@ async function runParsed(input: HookInput, args: HookArgs): Promise<HookResult> 
 /** runParsed for an injected policy: no discovery, no cache; its on_error applies. */
 async function runWithPolicy(input: HookInput, args: HookArgs, event: HookEvent | null, projectRoot: string, policy: CompiledPolicy): Promise<HookResult> {
   const onError = args.onError ?? policy.settings.onError;
-  if (args.problems.length > 0) {
-    const problems = args.problems.map((p) => diagnostic('internal-error', `policy hook: ${p}`));
-    return failed(event?.hook_event_name ?? null, problems, onError, []);
-  }
+  if (args.problems.length > 0) return usageFailure(input, event, args, () => onError);
   if (!event) return failed(null, [diagnostic('event-malformed', 'stdin is not a JSON object with a string hook_event_name')], onError, []);
   return decide(input, event, projectRoot, policy, onError, []);
 }
@@ -137,6 +132,19 @@ export function parseEvent(stdin: string): HookEvent | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const name = (value as Record<string, unknown>).hook_event_name;
   return typeof name === 'string' && name !== '' ? (value as HookEvent) : null;
+}
+
+/**
+ * A usage error in the runner's own command line (settings.json): exit 2 with the usage
+ * on stderr where exit 2 cannot stop anything (an event that cannot be blocked, or no
+ * event at all: a person at a terminal); elsewhere the policy's on_error, as any failure.
+ */
+function usageFailure(input: HookInput, event: HookEvent | null, args: HookArgs, onError: () => OnError): HookResult {
+  const message = `policy hook: ${args.problems.join('; ')} (usage: ${HOOK_USAGE})`;
+  // Exit 2 blocks a tool call, a prompt, a stop... on events that can be stopped: a typo in settings.json must not stop every call.
+  const harmless = event ? protocolFor(event.hook_event_name)?.block === null : input.stdin.trim() === '';
+  if (harmless) return { response: { stdout: '', stderr: `${message}\n`, exitCode: 2 }, decision: null, warnings: [], timedOut: false };
+  return failed(event?.hook_event_name ?? null, [diagnostic('hook-usage', message)], onError(), []);
 }
 
 function failed(eventName: string | null, problems: Diagnostic[], onError: OnError, warnings: Diagnostic[]): HookResult {

@@ -48,6 +48,7 @@ export const DIAGNOSTIC_CODES = {
   'http-fail-closed': { severity: 'warning', title: 'on_error: closed, but events reach the runner through an HTTP hook, which fails open' },
   // Running
   'no-policy': { severity: 'error', title: 'The runner found no policy file to load' },
+  'hook-usage': { severity: 'error', title: 'The runner\'s command line has an unknown option or a bad value' },
   'event-malformed': { severity: 'error', title: 'The hook event on stdin is not a JSON object with hook_event_name' },
   'event-unknown': { severity: 'info', title: 'An event name the runner does not know; it gives no opinion' },
   'expression-error': { severity: 'error', title: 'A JSONata expression failed while evaluating an event' },

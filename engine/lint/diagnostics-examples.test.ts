@@ -37,7 +37,8 @@ const NOT_CHECKED: Record<string, string> = {
   'outcome-unsupported': 'a rule firing at run time; lint reports outcome-impossible instead',
   'cache-error': 'the cache folder on disk; the section has no example',
   'log-error': 'the decision log on disk; the section has no example',
-  'internal-error': 'a bug or bad arguments to policy hook; the section has no example',
+  'hook-usage': 'the runner\'s command line; the example is a command line (cli/hook.test.ts, test/e2e/cli-conventions.test.ts)',
+  'internal-error': 'a bug in the runner; the section has no example',
   'test-file-not-found': 'a suite or event file missing on disk; the section has no example',
 };
 
