@@ -14,7 +14,7 @@ import { describePlan, planHooks } from '../../engine/init/plan';
 import { handlerWords, isRunnerHook, runnerHook, type CommandForm } from '../../engine/init/runner';
 import type { HooksConfig, SettingsObject } from '../../engine/init/types';
 import type { CompiledPolicy } from '../../engine/types';
-import { readSettingsFile, settingsPath, writeSettingsFile, SETTINGS_SCOPES, type SettingsFile, type SettingsScope } from '../../engine/host/settings-file';
+import { managedDropInPath, managedSettingsDir, readSettingsFile, settingsPath, writeSettingsFile, SETTINGS_SCOPES, type SettingsFile, type SettingsScope } from '../../engine/host/settings-file';
 import { discoverPolicyFiles } from '../../engine/host/discover';
 import { toAbsolutePosix } from '../../engine/host/project-root';
 import { httpHookUrl, toHttpHooks } from '../../engine/host/http-hooks';
@@ -33,7 +33,12 @@ export interface InitOptions {
   plugin?: string;
   config: string[];
   projectDir?: string;
+  /** --scope managed: the managed settings folder (default: the platform's). */
+  managedDir?: string;
 }
+
+/** Where init writes: a settings scope, or the organisation's managed settings. */
+type InitScope = SettingsScope | 'managed';
 
 /** Where the package is: bin/policy.cjs and the files beside it. */
 export function packagePaths(): { binPath: string; root: string } {
@@ -47,7 +52,8 @@ export function register(program: Command): void {
   program
     .command('init')
     .description('register the runner in Claude Code settings for the events and tools the policy uses')
-    .option('--scope <scope>', 'project (.claude/settings.json), local (.claude/settings.local.json) or user (~/.claude/settings.json); --check reads all three unless given')
+    .option('--scope <scope>', 'project (.claude/settings.json), local (.claude/settings.local.json), user (~/.claude/settings.json) or managed (a drop-in in the managed settings folder); --check reads all unless given')
+    .option('--managed-dir <dir>', `--scope managed: the managed settings folder (default: ${managedSettingsDir()})`)
     .option('--mode <mode>', 'how Claude Code reaches the runner: command (a process per event) or http (a `policy serve` daemon; fails open while it is down)', 'command')
     .option('--port <port>', `--mode http: the daemon's port (default ${DEFAULT_PORT})`)
     .option('--form <form>', 'exec (command + args, no shell; Claude Code >= 2.1.139) or shell (one sh -c string)', 'exec')
@@ -66,12 +72,15 @@ function runInit(options: InitOptions): void {
   const port = Number(options.port ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a number from 1 to 65535, not ${options.port}`);
   if (options.form !== 'exec' && options.form !== 'shell') fail(`--form must be exec or shell, not ${options.form}`);
-  const scope = parseScope(options.scope);
+  const scope = parseInitScope(options.scope);
   const projectRoot = projectRootOf(options);
   const pluginRoot = options.plugin ? path.resolve(options.plugin) : undefined;
+  const managedDir = path.resolve(options.managedDir ?? managedSettingsDir());
   const pkg = packagePaths();
   let configs = options.config.map((c) => path.resolve(projectRoot, c));
   if (pluginRoot && configs.length === 0) configs = [path.join(pluginRoot, 'policies.yaml')];
+  // The organisation's policy lives beside its managed settings, where only an administrator writes.
+  if (scope === 'managed' && configs.length === 0) configs = [path.join(managedDir, 'hookpolicy', 'policies.yaml')];
   if (!options.check) scaffold(configs, projectRoot, pkg.root);
 
   const loaded = loadPolicyForCommand(configs, projectRoot, process.env);
@@ -84,7 +93,7 @@ function runInit(options: InitOptions): void {
     binPath: pluginRoot ? pluginBin(pluginRoot, projectRoot) : pkg.binPath,
     configs,
     projectRoot,
-    absoluteConfigs: scope === 'user',
+    absoluteConfigs: scope === 'user' || scope === 'managed',
     pluginRoot,
     projectBin,
     envPath: process.platform !== 'win32' && fs.existsSync('/usr/bin/env') ? '/usr/bin/env' : null,
@@ -98,12 +107,14 @@ function runInit(options: InitOptions): void {
       + ' (while it is down, every http event goes through unchecked)');
   }
 
+  const fileOf = (s: InitScope) => (s === 'managed' ? managedDropInPath(managedDir) : settingsPath(s, projectRoot, homeDir()));
   if (options.check) {
-    const files = pluginRoot ? [pluginHooksPath(pluginRoot)] : (scope ? [scope] : SETTINGS_SCOPES).map((s) => settingsPath(s, projectRoot, homeDir()));
+    const scopes: InitScope[] = scope ? [scope] : [...SETTINGS_SCOPES, ...(fs.existsSync(fileOf('managed')) ? ['managed' as const] : [])];
+    const files = pluginRoot ? [pluginHooksPath(pluginRoot)] : scopes.map(fileOf);
     runCheck(policy, [...new Set(files)].map(readSettingsFile), projectRoot);
     return;
   }
-  const target = readSettingsFile(pluginRoot ? pluginHooksPath(pluginRoot) : settingsPath(scope ?? 'project', projectRoot, homeDir()));
+  const target = readSettingsFile(pluginRoot ? pluginHooksPath(pluginRoot) : fileOf(scope ?? 'project'));
   if (target.settings === null) fail(`${show(target.file, projectRoot)}: ${target.problem}; not changed`);
   const problem = settingsProblem(target.settings);
   if (problem) fail(`${show(target.file, projectRoot)}: ${problem}; not changed`);
@@ -116,12 +127,23 @@ function runInit(options: InitOptions): void {
   if (!changed) {
     out(`${show(target.file, projectRoot)} is up to date; nothing changed`);
   } else {
-    const { backup } = writeSettingsFile(target, settings);
+    const { backup } = writeOrExplain(target, settings, projectRoot);
     out(`Wrote ${show(target.file, projectRoot)}${backup ? ` (backup: ${show(backup, projectRoot)})` : ' (new file)'}`);
   }
   for (const line of describePlan(plan.hooks)) out(`  ${line}`);
   for (const note of plan.notes) out(`note: ${note}`);
   if (pluginRoot) writePluginFiles(pluginRoot, projectRoot, out);
+}
+
+/** Writes the settings; a folder this user may not write (managed settings) is a clear error, not a stack trace. */
+function writeOrExplain(target: SettingsFile, settings: SettingsObject, projectRoot: string): { backup: string | null } {
+  try {
+    return writeSettingsFile(target, settings);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw e;
+    return fail(`cannot write ${show(target.file, projectRoot)} (${code}): managed settings are written by an administrator (sudo), or staged with --managed-dir DIR and distributed`);
+  }
 }
 
 function runCheck(policy: CompiledPolicy, files: SettingsFile[], projectRoot: string): void {
@@ -145,7 +167,7 @@ function runCheck(policy: CompiledPolicy, files: SettingsFile[], projectRoot: st
  * project's own node_modules, as `${CLAUDE_PROJECT_DIR}/...`. Without it, a shared entry
  * would name this machine's paths (or npx's cache), so init refuses and says what to do.
  */
-function sharedEntryBin(projectRoot: string, scope: SettingsScope | undefined, options: InitOptions): string | undefined {
+function sharedEntryBin(projectRoot: string, scope: InitScope | undefined, options: InitOptions): string | undefined {
   if (options.plugin || options.check || (scope ?? 'project') !== 'project') return undefined;
   const bin = path.join(projectRoot, 'node_modules', 'hookpolicy', 'bin', 'policy.cjs');
   if (fs.existsSync(bin)) return bin;
@@ -201,10 +223,14 @@ function scaffold(configs: string[], projectRoot: string, packageRoot: string): 
   process.stdout.write(`Created ${show(suite, projectRoot)} (starter tests: run \`policy test\`)\n`);
 }
 
+function parseInitScope(scope: string | undefined): InitScope | undefined {
+  return scope === 'managed' ? 'managed' : parseScope(scope);
+}
+
 export function parseScope(scope: string | undefined): SettingsScope | undefined {
   if (scope === undefined) return undefined;
   if (scope === 'project' || scope === 'local' || scope === 'user') return scope;
-  return fail(`--scope must be project, local or user, not ${scope}`);
+  return fail(`--scope must be project, local, user or managed, not ${scope}`);
 }
 
 export function projectRootOf(options: { projectDir?: string }): string {

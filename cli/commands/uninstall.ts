@@ -6,7 +6,7 @@ import * as path from 'path';
 import type { Command } from 'commander';
 import { countRunnerHooks, settingsProblem, uninstallHooks } from '../../engine/init/merge';
 import type { SettingsObject } from '../../engine/init/types';
-import { readSettingsFile, settingsPath, writeSettingsFile } from '../../engine/host/settings-file';
+import { managedDropInPath, managedSettingsDir, readSettingsFile, settingsPath, writeSettingsFile } from '../../engine/host/settings-file';
 import { usageErrorsExit2 } from './explain';
 import { fail, homeDir, parseScope, pluginHooksPath, projectRootOf, show } from './init';
 
@@ -14,14 +14,16 @@ interface UninstallOptions {
   scope?: string;
   plugin?: string;
   projectDir?: string;
+  managedDir?: string;
 }
 
-/** Registers `policy uninstall [--scope project|local|user] [--plugin DIR] [--project-dir D]`. */
+/** Registers `policy uninstall [--scope project|local|user|managed] [--managed-dir D] [--plugin DIR] [--project-dir D]`. */
 export function register(program: Command): void {
   program
     .command('uninstall')
     .description('remove the runner entries policy init added; other settings and hooks stay')
-    .option('--scope <scope>', 'project, local or user (default: project)')
+    .option('--scope <scope>', 'project, local, user or managed (default: project)')
+    .option('--managed-dir <dir>', `--scope managed: the managed settings folder (default: ${managedSettingsDir()})`)
     .option('--plugin <dir>', 'edit <dir>/hooks/hooks.json instead of settings')
     .option('--project-dir <dir>', 'project root (default: $CLAUDE_PROJECT_DIR, else the current folder)')
     .exitOverride(usageErrorsExit2)
@@ -29,7 +31,9 @@ export function register(program: Command): void {
       const projectRoot = projectRootOf(options);
       const file = options.plugin
         ? pluginHooksPath(path.resolve(options.plugin))
-        : settingsPath(parseScope(options.scope) ?? 'project', projectRoot, homeDir());
+        : options.scope === 'managed'
+          ? managedDropInPath(path.resolve(options.managedDir ?? managedSettingsDir()))
+          : settingsPath(parseScope(options.scope) ?? 'project', projectRoot, homeDir());
       const target = readSettingsFile(file);
       if (target.settings === null) fail(`${show(file, projectRoot)}: ${target.problem}; not changed`);
       const problem = settingsProblem(target.settings);

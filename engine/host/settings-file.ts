@@ -21,6 +21,25 @@ export function settingsPath(scope: SettingsScope, projectRoot: string, home: st
   }
 }
 
+/**
+ * The folder Claude Code reads managed (organisation) settings from on this platform.
+ * @example managedSettingsDir('linux') // '/etc/claude-code'
+ */
+export function managedSettingsDir(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return '/Library/Application Support/ClaudeCode';
+  if (platform === 'win32') return 'C:\\Program Files\\ClaudeCode';
+  return '/etc/claude-code';
+}
+
+/**
+ * hookpolicy's own drop-in in the managed settings folder (Claude Code merges every file of
+ * managed-settings.d/ into managed-settings.json).
+ * @example managedDropInPath('/etc/claude-code') // '/etc/claude-code/managed-settings.d/hookpolicy.json'
+ */
+export function managedDropInPath(dir: string): string {
+  return path.join(dir, 'managed-settings.d', 'hookpolicy.json');
+}
+
 export interface SettingsFile {
   file: string;
   exists: boolean;

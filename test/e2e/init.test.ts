@@ -296,6 +296,20 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
     expect(gone.stdout).toContain(`drift: .claude/settings.json: the runner entry starts ${SHARED_BIN}, which does not exist`);
   });
 
+  it('--scope managed writes a drop-in in the managed settings folder, with the organisation\'s policy beside it', () => {
+    const p = project({});
+    const managed = path.join(p.home, 'managed');
+    const r = policy(p, 'init', '--scope', 'managed', '--managed-dir', managed);
+    expect(r.code).toBe(0);
+    const orgPolicy = path.join(managed, 'hookpolicy', 'policies.yaml');
+    expect(fs.readFileSync(orgPolicy, 'utf8')).toContain('include: [security-guard]');
+    const dropIn = JSON.parse(fs.readFileSync(path.join(managed, 'managed-settings.d', 'hookpolicy.json'), 'utf8'));
+    expect(dropIn.hooks.PreToolUse[0].hooks[0]).toEqual(runner(['--config', orgPolicy]));
+    expect(fs.existsSync(p.file('.claude/settings.json'))).toBe(false);
+    expect(policy(p, 'init', '--check', '--scope', 'managed', '--managed-dir', managed, '--config', orgPolicy).code).toBe(0);
+    expect(policy(p, 'uninstall', '--scope', 'managed', '--managed-dir', managed).stdout).toMatch(/^Removed 2 runner entries from /);
+  });
+
   it('exits 2 with file:line:col on a broken policy, and leaves settings alone', () => {
     const p = project({ '.claude/policies.yaml': 'version: 1\nrules:\n  - id: x\n    on: PreToolUse\n    tools: Bash\n    deny: "a"\n    bogus: 1\n' });
     const r = policy(p, 'init');

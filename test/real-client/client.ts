@@ -107,16 +107,21 @@ export interface RunClientOptions {
   args?: string[];
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** A folder the client sees as /etc/claude-code (managed settings), in a private mount namespace. */
+  managedDir?: string;
 }
 
 /** Runs the session bundle with `spec` (in the namespace when there is one) and returns its result. */
 function runBundle<T>(spec: object, timeoutMs: number): T {
   const iso = isolation();
+  const { managedDir } = spec as { managedDir?: string };
+  if (managedDir && iso.kind !== 'netns') throw new Error(`managed settings need a private mount namespace, and ${iso.reason}`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-session-'));
   const specFile = path.join(work, 'spec.json');
   const resultFile = path.join(work, 'result.json');
   fs.writeFileSync(specFile, JSON.stringify({ ...spec, loopbackUp: iso.kind === 'netns' }));
-  const command = [...(iso.kind === 'netns' ? iso.prefix : []), process.execPath, sessionBundle(), specFile, resultFile];
+  const prefix = iso.kind === 'netns' ? [...iso.prefix, ...(managedDir ? ['-m'] : [])] : [];
+  const command = [...prefix, process.execPath, sessionBundle(), specFile, resultFile];
   try {
     execFileSync(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs + 30_000 });
     return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as T;
@@ -145,6 +150,7 @@ export function runClient(options: RunClientOptions): SessionOutcome {
     args: ['--permission-mode', options.permissionMode ?? 'bypassPermissions', ...(options.args ?? [])],
     env: clientEnv(options.homeDir, options.env),
     timeoutMs: options.timeoutMs ?? 120_000,
+    managedDir: options.managedDir,
   };
   return runBundle<SessionOutcome>(spec, spec.timeoutMs);
 }

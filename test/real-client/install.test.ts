@@ -11,6 +11,7 @@ import { claudeBinary, clientEnv, runClient } from './client';
 import { say, tools, type Scenario } from './scenario';
 import { describeRealClient, SESSION_TIMEOUT_MS } from './suite';
 import { packedTarball } from './tarball';
+import { POLICY_BIN } from '../support/run-hook';
 import { toolResult } from './transcript';
 
 const POLICY = (onError: string) => `version: 1
@@ -106,5 +107,19 @@ describeRealClient('a team install', () => {
     const s = session(project, home, 'secret/c.txt', { args: ['--plugin-dir', plugin] });
     expect(fs.existsSync(path.join(project, 'secret', 'c.txt'))).toBe(false);
     expect(toolResult(s.requests, 'toolu_m_0_0')?.text).toBe('PreToolUse:Write hook error: secret/ is off limits');
+  }, SESSION_TIMEOUT_MS);
+
+  it('managed settings: the organisation\'s entry holds though the project\'s settings turn hooks off', () => {
+    const managed = tempDir('managed');
+    fs.mkdirSync(path.join(managed, 'hookpolicy'));
+    fs.writeFileSync(path.join(managed, 'hookpolicy', 'policies.yaml'), POLICY('closed'));
+    execFileSync(process.execPath, [POLICY_BIN, 'init', '--scope', 'managed', '--managed-dir', managed], { encoding: 'utf8', cwd: managed, env: { ...process.env, HOME: tempDir('home') } });
+    const project = tempDir('managed-user');
+    fs.mkdirSync(path.join(project, '.claude'));
+    fs.writeFileSync(path.join(project, '.claude', 'settings.json'), '{ "disableAllHooks": true }\n');
+    const s = runClient({ projectDir: project, homeDir: tempDir('home'), prompt: 'Write the file.', scenario: writeTo(project, 'secret/d.txt'), managedDir: managed });
+    expect(fs.existsSync(path.join(project, 'secret', 'd.txt'))).toBe(false);
+    // Measured: with disableAllHooks in the project, the managed deny reaches the model wrapped in <tool_use_error>.
+    expect(toolResult(s.requests, 'toolu_m_0_0')).toEqual({ isError: true, text: '<tool_use_error>PreToolUse:Write hook error: secret/ is off limits</tool_use_error>' });
   }, SESSION_TIMEOUT_MS);
 });

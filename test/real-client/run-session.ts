@@ -25,6 +25,26 @@ export interface SessionSpec {
   timeoutMs: number;
   /** Run `ip link set lo up` first (a new network namespace starts with loopback down). */
   loopbackUp: boolean;
+  /** Shown to the client as Claude Code's managed-settings folder (see mountManaged). */
+  managedDir?: string;
+}
+
+/** Where Claude Code reads managed settings on Linux. */
+const MANAGED_SETTINGS_DIR = '/etc/claude-code';
+
+/**
+ * Puts `dir` at /etc/claude-code for this process and its children only. It runs in a
+ * private mount namespace (client.ts starts it under `unshare -m`): /etc gets an overlay
+ * whose upper layer is a temp folder, so the mount point is made there and the machine's
+ * own /etc is never written.
+ */
+function mountManaged(dir: string): void {
+  const layer = fs.mkdtempSync(`${dir}-overlay-`);
+  for (const sub of ['upper', 'work']) fs.mkdirSync(`${layer}/${sub}`);
+  execFileSync('mount', ['--make-rprivate', '/']);
+  execFileSync('mount', ['-t', 'overlay', 'overlay', '-o', `lowerdir=/etc,upperdir=${layer}/upper,workdir=${layer}/work`, '/etc']);
+  fs.mkdirSync(MANAGED_SETTINGS_DIR, { recursive: true });
+  execFileSync('mount', ['--bind', dir, MANAGED_SETTINGS_DIR]);
 }
 
 export interface SessionOutcome {
@@ -40,6 +60,7 @@ export interface SessionOutcome {
 /** Runs the client and resolves once it has exited (or was killed at the deadline). */
 export async function runSession(spec: SessionSpec): Promise<SessionOutcome> {
   if (spec.loopbackUp) execFileSync('ip', ['link', 'set', 'lo', 'up']);
+  if (spec.managedDir) mountManaged(spec.managedDir);
   const model = await startModelServer(spec.scenario);
   try {
     const child = spawn(spec.binary, ['-p', spec.prompt, '--output-format', 'stream-json', '--verbose', ...spec.args], {
