@@ -132,6 +132,8 @@ describe('policy init (project scope)', () => {
     });
     expect(written).toBe(`${JSON.stringify(JSON.parse(written), null, 2)}\n`);
     expect(p.read('.claude/settings.json.bak')).toBe(originalText);
+    // docs/commands/init.md shows this very file (on Linux and macOS, where env is used).
+    if (ENV_PREFIX.length > 0) expect(JSON.parse(written)).toMatchObject(JSON.parse(docBlock('json', 'What init writes')));
   });
 
   it('a second run changes nothing and says so', () => {
@@ -186,6 +188,22 @@ describe('policy init (project scope)', () => {
     expect(p.read(`.claude/${backups[0]}`)).toBe(before);
     expect(policy(p, 'uninstall').stdout).toContain('no runner entries; nothing changed');
     expect(policy(p, 'init', '--check').code).toBe(1);
+  });
+});
+
+/** The first ```lang block of a section of docs/commands/init.md. */
+function docBlock(lang: string, heading: string): string {
+  const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'commands', 'init.md'), 'utf8');
+  const section = doc.slice(doc.indexOf(heading));
+  return new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)?.[1] ?? '';
+}
+
+describe('policy init: the example at the top of docs/commands/init.md', () => {
+  it('prints what the docs show, on a project with an empty settings file', () => {
+    const p = project({ '.claude/settings.json': '{}\n' });
+    const shown = docBlock('console', '# `policy init`').split('$ policy init\n').filter(Boolean);
+    expect(policy(p, 'init').stdout).toBe(shown[0]);
+    expect(policy(p, 'init').stdout).toBe(shown[1]);
   });
 });
 
