@@ -40,6 +40,7 @@ export const DIAGNOSTIC_CODES = {
   'message-user-only': { severity: 'warning', title: 'A deny/block/ask message is read by the user only (or nobody), never by the model' },
   'rule-unreachable': { severity: 'warning', title: 'A rule can never fire: a condition matches nothing its events carry' },
   'prompts-no-prompt-event': { severity: 'warning', title: 'A rule has prompts, but none of its events is UserPromptSubmit, so it never fires' },
+  'on-failure-ignored': { severity: 'warning', title: 'on_error is closed, but Claude Code ignores onFailure on this event: a runner that cannot start lets it through' },
   'prompts-unset': { severity: 'info', title: 'A UserPromptSubmit block or context rule without prompts also fires for background subagents\' notifications' },
   'rule-shadowed': { severity: 'warning', title: 'An earlier rule with the same or broader conditions always decides first' },
   'unsupported-event': { severity: 'error', title: 'A rule is on an event the runner must not be registered for' },

@@ -9,6 +9,7 @@ import { messageUserOnly } from './message-user-only';
 import { outcomeImpossible } from './outcome-impossible';
 import { promptsNoPromptEvent } from './prompts-no-prompt-event';
 import { promptsUnset } from './prompts-unset';
+import { onFailureIgnored } from './on-failure-ignored';
 import { regexUnsafe } from './regex-unsafe';
 import { ruleShadowed } from './rule-shadowed';
 import { ruleUnreachable } from './rule-unreachable';
@@ -24,6 +25,7 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   ruleUnreachable,
   promptsNoPromptEvent,
   promptsUnset,
+  onFailureIgnored,
   ruleShadowed,
   regexUnsafe,
   settingsNotRouted,

@@ -32,7 +32,7 @@ export const httpFailClosed = defineCheck({
 });
 
 /** Where on_error: closed is set (the top file's setting wins), or null when the policy fails open. */
-function closedAt(ctx: LintContext): SourceLocation | null {
+export function closedAt(ctx: LintContext): SourceLocation | null {
   const setters = ctx.files.filter((f) => onError(f) !== undefined);
   const winner = setters.find((f) => f.root) ?? setters[setters.length - 1];
   const closed = ctx.policy ? ctx.policy.settings.onError === 'closed' : winner !== undefined && onError(winner) === 'closed';
