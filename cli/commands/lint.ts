@@ -12,6 +12,7 @@ import { PACKAGE_VERSION } from '../../engine/host/engine-version';
 import { createFsReader, defaultPackDir } from '../../engine/host/fs-reader';
 import type { PolicyReader } from '../../engine/load';
 import type { Diagnostic } from '../../engine/types';
+import { useColor } from '../color';
 import { FORMATTERS } from '../formatters';
 import { countSeverities, displayPath } from '../formatters/format';
 
@@ -29,6 +30,8 @@ export interface LintIO {
   env: Readonly<Record<string, string | undefined>>;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Whether stdout is a terminal (stylish is then coloured; see cli/color.ts). */
+  isTTY?: boolean;
   reader?: PolicyReader;
 }
 
@@ -57,7 +60,7 @@ export function runLint(files: string[], options: LintCommandOptions, io: LintIO
 
   const result = lintSources(roots, reader, { settings: settings.settings, settingsFile: settings.label });
   const diagnostics: Diagnostic[] = [...settings.diagnostics, ...result.diagnostics];
-  io.stdout(formatter(diagnostics, { cwd: io.cwd, toolVersion: PACKAGE_VERSION }));
+  io.stdout(formatter(diagnostics, { cwd: io.cwd, toolVersion: PACKAGE_VERSION, color: useColor(io.env, io.isTTY === true) }));
 
   const { errors, warnings } = countSeverities(diagnostics);
   if (errors > 0) return 1;
@@ -128,6 +131,7 @@ export function register(program: Command): void {
           env: process.env,
           stdout: (t) => process.stdout.write(t),
           stderr: (t) => process.stderr.write(t),
+          isTTY: process.stdout.isTTY === true,
         });
       } catch (e) {
         process.stderr.write(`policy lint: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

@@ -15,6 +15,7 @@ import { parseSuiteText } from '../../engine/testing/parse-suite';
 import { runSuite, type SuiteHost } from '../../engine/testing/run-suite';
 import type { FileSpec, SuiteResult, TestRunResult, TestSuite } from '../../engine/testing/types';
 import type { CompiledPolicy, Diagnostic } from '../../engine/types';
+import { useColor } from '../color';
 import { runHook } from '../hook';
 import { FORMAT_NAMES, REPORTERS } from '../test-reporters';
 
@@ -27,6 +28,8 @@ export interface TestCommandOptions {
   format: string;
   coverage: boolean;
   threshold?: number;
+  /** ANSI colours in the pretty report. */
+  color?: boolean;
 }
 
 export interface TestCommandResult {
@@ -64,7 +67,7 @@ export async function runTests(options: TestCommandOptions): Promise<TestCommand
   const cases = suites.flatMap((s) => s.cases);
   const passed = cases.filter((c) => c.passed).length;
   const result: TestRunResult = { suites, passed, failed: cases.length - passed, coverage: summarizeCoverage(tally), durationMs: Date.now() - started };
-  const stdout = reporter(result, { cwd: options.cwd, coverage: options.coverage, threshold });
+  const stdout = reporter(result, { cwd: options.cwd, coverage: options.coverage, threshold, color: options.color });
   const loadError = suites.some((s) => hasErrors(s.diagnostics));
   const belowThreshold = threshold !== undefined && result.coverage.percent < threshold;
   const exitCode = loadError ? 2 : result.failed > 0 || belowThreshold ? 1 : 0;
@@ -199,7 +202,10 @@ export function register(program: Command): void {
     .option('--coverage', 'list the rules no case exercised or made decide', false)
     .option('--coverage-threshold <percent>', 'fail when fewer than this % of the rules decided in some case', Number)
     .action(async (paths: string[], opts: { format: string; coverage: boolean; coverageThreshold?: number }) => {
-      const out = await runTests({ paths, cwd: process.cwd(), env: process.env, format: opts.format, coverage: opts.coverage, threshold: opts.coverageThreshold });
+      const out = await runTests({
+        paths, cwd: process.cwd(), env: process.env, format: opts.format, coverage: opts.coverage, threshold: opts.coverageThreshold,
+        color: useColor(process.env, process.stdout.isTTY === true),
+      });
       process.stdout.write(out.stdout);
       process.stderr.write(out.stderr);
       if (out.exitCode !== 0) throw new CommanderError(out.exitCode, 'policy.exit', '');

@@ -10,6 +10,8 @@ export interface FormatOptions {
   cwd: string;
   /** The version of hookpolicy, for SARIF's tool.driver.version. */
   toolVersion?: string;
+  /** ANSI colours, for the human format (stylish); see cli/color.ts for when. */
+  color?: boolean;
 }
 
 export type Formatter = (diagnostics: readonly Diagnostic[], options: FormatOptions) => string;

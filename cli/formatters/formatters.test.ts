@@ -37,6 +37,24 @@ describe('stylish', () => {
   });
 });
 
+describe('stylish in colour', () => {
+  const coloured = formatStylish(diagnostics, { cwd, color: true });
+
+  it('colours severities, dims positions, codes and hints, and keeps the columns', () => {
+    expect(coloured).toContain('\u001b[31merror\u001b[39m    ');
+    expect(coloured).toContain('\u001b[33mwarning\u001b[39m  ');
+    expect(coloured).toContain('\u001b[2moutcome-impossible\u001b[22m');
+    expect(coloured).toContain('\u001b[2mhint: SubagentStart supports: context\u001b[22m');
+    expect(coloured).toContain('\u001b[4m.claude/policies.yaml\u001b[24m');
+    expect(coloured.split('\n').slice(-2)[0]).toBe('\u001b[1m\u001b[31m3 problems (2 errors, 1 warning)\u001b[39m\u001b[22m');
+    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(formatStylish(diagnostics, { cwd }));
+  });
+
+  it('has no colour unless asked', () => {
+    expect(formatStylish(diagnostics, { cwd })).not.toMatch(/\u001b/);
+  });
+});
+
 describe('json', () => {
   it('lists diagnostics with relative files and docs links', () => {
     expect(JSON.parse(formatJson(diagnostics.slice(0, 1), { cwd }))).toEqual([{

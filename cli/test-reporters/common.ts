@@ -14,6 +14,8 @@ export interface ReporterOptions {
   coverage: boolean;
   /** Coverage threshold in percent, when one was given. */
   threshold?: number;
+  /** ANSI colours, for the human report (pretty); see cli/color.ts for when. */
+  color?: boolean;
 }
 
 /** A reporter turns a finished run into the text written to stdout. */

@@ -4,23 +4,27 @@
  */
 import type { TestRunResult } from '../../engine/testing/types';
 import { unexercisedRules, undecidedRules } from '../../engine/testing/coverage';
+import { palette, type Palette } from '../color';
 import { caseFailureLines, diagnosticLine, displayPath, where, summaryLine, type ReporterOptions } from './common';
 
 /**
- * Renders the pretty report.
+ * Renders the pretty report. With `color`: ✓ green, ✗ red, expected (-) green and actual
+ * (+) red, positions dim, problems of a suite red or yellow. The summary line is never
+ * coloured: CI logs read it as it is.
  * @example formatPretty(result, { cwd: '/p', coverage: false }).split('\n').pop() // '3 passed, 0 failed'
  */
 export function formatPretty(result: TestRunResult, options: ReporterOptions): string {
   const { cwd } = options;
+  const p = palette(options.color);
   const lines: string[] = [];
   for (const suite of result.suites) {
-    lines.push(displayPath(suite.file, cwd));
-    for (const d of suite.diagnostics) lines.push(`  ${diagnosticLine(d, cwd)}`);
+    lines.push(p.underline(displayPath(suite.file, cwd)));
+    for (const d of suite.diagnostics) lines.push(`  ${(d.severity === 'error' ? p.red : p.yellow)(diagnosticLine(d, cwd))}`);
     for (const c of suite.cases) {
-      lines.push(`  ${c.passed ? '✓' : '✗'} ${c.name}`);
+      lines.push(`  ${c.passed ? p.green('✓') : p.red('✗')} ${c.name}`);
       if (c.passed) continue;
-      lines.push(`      at ${where(c.location, cwd)}`);
-      for (const l of caseFailureLines(c, cwd)) lines.push(`      ${l}`);
+      lines.push(`      ${p.dim(`at ${where(c.location, cwd)}`)}`);
+      for (const l of caseFailureLines(c, cwd)) lines.push(`      ${paintFailureLine(l, p)}`);
     }
   }
   if (options.coverage || options.threshold !== undefined) lines.push('', ...coverageLines(result, options));
@@ -42,4 +46,10 @@ function coverageLines(result: TestRunResult, options: ReporterOptions): string[
   if (undecided.length > 0) lines.push('  exercised but never decided:');
   for (const r of undecided) lines.push(`    ${r.id} (${where(r.source, options.cwd)})`);
   return lines;
+}
+
+function paintFailureLine(line: string, p: Palette): string {
+  if (line.startsWith('- ')) return p.green(line);
+  if (line.startsWith('+ ')) return p.red(line);
+  return line;
 }

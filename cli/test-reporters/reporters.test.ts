@@ -58,6 +58,16 @@ describe('pretty', () => {
     ].join('\n'));
   });
 
+  it('colours ✓, ✗, expected and actual when asked, never the summary line', () => {
+    const coloured = formatPretty(result, { cwd: CWD, coverage: false, color: true });
+    expect(coloured).toContain('  \u001b[32m✓\u001b[39m lynch denied\n');
+    expect(coloured).toContain('  \u001b[31m✗\u001b[39m ba <allowed>\n');
+    expect(coloured).toContain('      \u001b[32m- none\u001b[39m\n      \u001b[31m+ deny\u001b[39m\n');
+    expect(coloured.endsWith('\n1 passed, 1 failed\n')).toBe(true);
+    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(formatPretty(result, { cwd: CWD, coverage: false }));
+    expect(formatPretty(result, { cwd: CWD, coverage: false })).not.toMatch(/\u001b/);
+  });
+
   it('leaves coverage out unless asked', () => {
     expect(formatPretty(result, { cwd: CWD, coverage: false })).not.toContain('coverage');
   });

@@ -5,9 +5,13 @@
  */
 import * as path from 'node:path';
 import { makeProject, REPO_ROOT, type TempProject } from '../support/run-hook';
-import { HAS_TERMINAL, runCli, runCliInTerminal } from '../support/run-cli';
+import { ANSI, HAS_TERMINAL, runCli, runCliInTerminal } from '../support/run-cli';
 
 const LINT_FIXTURES = path.join(REPO_ROOT, 'fixtures', 'lint');
+const BAD = path.join(LINT_FIXTURES, 'bad');
+const SUITES = 'fixtures/test-suites';
+const RED_ERROR = '\u001b[31merror\u001b[39m';
+const GREEN_TICK = '\u001b[32m✓\u001b[39m';
 
 describe('exit codes: 0 ok, 1 problems found, 2 usage or internal error', () => {
   it('exits 2 on an unknown command, with a usage message', () => {
@@ -75,5 +79,51 @@ describe('policy hook: a usage error in its command line', () => {
     expect([typed.code, typed.output]).toEqual([2, `${usage}\r\n`]);
     // Without a usage error, the runner waits for the event on stdin.
     expect((await runCliInTerminal(['hook'], { cwd: p.dir, timeoutMs: 1_500 })).code).toBeNull();
+  });
+});
+
+describe('colour in the human formats', () => {
+  const terminal = HAS_TERMINAL ? it : it.skip;
+
+  it('is off when stdout is not a terminal', () => {
+    const lint = runCli(['lint'], { cwd: BAD });
+    expect(lint.stdout).toContain('  error  ');
+    expect(lint.stdout).not.toMatch(ANSI);
+    const test = runCli(['test', `${SUITES}/failing.suite.yaml`], { cwd: REPO_ROOT });
+    expect(test.stdout).toContain('  ✓ ');
+    expect(test.stdout).not.toMatch(ANSI);
+  });
+
+  it.each(['1', '2', '3', 'true'])('is on without a terminal with FORCE_COLOR=%s', (value) => {
+    expect(runCli(['lint'], { cwd: BAD, env: { FORCE_COLOR: value } }).stdout).toContain(RED_ERROR);
+  });
+
+  it('colours pass and fail in the test report with FORCE_COLOR, but never its summary line', () => {
+    const run = runCli(['test', `${SUITES}/failing.suite.yaml`], { cwd: REPO_ROOT, env: { FORCE_COLOR: '1' } });
+    expect(run.stdout).toContain(`  ${GREEN_TICK} `);
+    expect(run.stdout).toContain('  \u001b[31m✗\u001b[39m wrong outcome');
+    expect(run.stdout.endsWith('\n1 passed, 2 failed\n')).toBe(true);
+  });
+
+  it('stays off in machine formats, whatever FORCE_COLOR says', () => {
+    expect(runCli(['lint', '--format', 'json'], { cwd: BAD, env: { FORCE_COLOR: '1' } }).stdout).not.toMatch(ANSI);
+    expect(runCli(['test', `${SUITES}/failing.suite.yaml`, '--format', 'tap'], { cwd: REPO_ROOT, env: { FORCE_COLOR: '1' } }).stdout).not.toMatch(ANSI);
+  });
+
+  terminal('is on in a terminal', async () => {
+    expect((await runCliInTerminal(['lint'], { cwd: BAD })).output).toContain(RED_ERROR);
+    expect((await runCliInTerminal(['test', `${SUITES}/passing.test.yaml`], { cwd: REPO_ROOT })).output).toContain(`  ${GREEN_TICK} `);
+  });
+
+  terminal('is off in a terminal with NO_COLOR (any non-empty value) or FORCE_COLOR=0; NO_COLOR= (empty) does not count', async () => {
+    for (const env of [{ NO_COLOR: '1' }, { NO_COLOR: 'yes' }, { FORCE_COLOR: '0' }, { FORCE_COLOR: 'false' }]) {
+      const run = await runCliInTerminal(['lint'], { cwd: BAD, env });
+      expect([env, run.output]).toEqual([env, expect.stringContaining('  error  ')]);
+      expect(run.output).not.toMatch(ANSI);
+    }
+    expect((await runCliInTerminal(['lint'], { cwd: BAD, env: { NO_COLOR: '' } })).output).toContain(RED_ERROR);
+    const test = await runCliInTerminal(['test', `${SUITES}/passing.test.yaml`], { cwd: REPO_ROOT, env: { NO_COLOR: '1' } });
+    expect(test.output).toContain('  ✓ ');
+    expect(test.output).not.toMatch(ANSI);
   });
 });
