@@ -14,6 +14,7 @@ import type { PolicyReader } from '../../engine/load';
 import type { Diagnostic } from '../../engine/types';
 import { useColor } from '../color';
 import { FORMATTERS } from '../formatters';
+import { writeReportFile } from '../report-file';
 import { countSeverities, displayPath } from '../formatters/format';
 
 export interface LintCommandOptions {
@@ -23,6 +24,10 @@ export interface LintCommandOptions {
   /** A settings file, or false for --no-settings; undefined = the project's own. */
   settings?: string | false;
   projectDir?: string;
+  /** Report errors only (warnings and infos still count for --max-warnings and the exit code). */
+  quiet?: boolean;
+  /** Write the report to this file (relative to cwd) instead of stdout. */
+  outputFile?: string;
 }
 
 export interface LintIO {
@@ -60,7 +65,15 @@ export function runLint(files: string[], options: LintCommandOptions, io: LintIO
 
   const result = lintSources(roots, reader, { settings: settings.settings, settingsFile: settings.label });
   const diagnostics: Diagnostic[] = [...settings.diagnostics, ...result.diagnostics];
-  io.stdout(formatter(diagnostics, { cwd: io.cwd, toolVersion: PACKAGE_VERSION, color: useColor(io.env, io.isTTY === true) }));
+  const shown = options.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+  const toFile = options.outputFile !== undefined;
+  const report = formatter(shown, { cwd: io.cwd, toolVersion: PACKAGE_VERSION, color: useColor(io.env, !toFile && io.isTTY === true) });
+  if (toFile) {
+    const problem = writeReportFile(path.resolve(io.cwd, options.outputFile as string), report);
+    if (problem) return usage(io, problem);
+  } else {
+    io.stdout(report);
+  }
 
   const { errors, warnings } = countSeverities(diagnostics);
   if (errors > 0) return 1;
@@ -108,7 +121,7 @@ function posix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-/** Registers `policy lint [FILES...] [--format F] [--max-warnings N] [--settings FILE] [--project-dir DIR]`. */
+/** Registers `policy lint [FILES...] [--format F] [--max-warnings N] [--settings FILE] [--project-dir DIR] [--quiet] [-o FILE]`. */
 export function register(program: Command): void {
   program
     .command('lint')
@@ -119,6 +132,8 @@ export function register(program: Command): void {
     .option('--settings <file>', 'Claude Code settings file to check routing against (default: .claude/settings.json and .claude/settings.local.json when present)')
     .option('--no-settings', 'do not check Claude Code settings')
     .option('--project-dir <dir>', 'the project folder (default: the working directory)')
+    .option('--quiet', 'report errors only (warnings still count for --max-warnings)')
+    .option('-o, --output-file <file>', 'write the report to this file instead of stdout')
     .exitOverride((err) => {
       // Usage errors exit 2, as documented; help and version keep their code.
       throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);

@@ -17,6 +17,7 @@ import type { FileSpec, SuiteResult, TestRunResult, TestSuite } from '../../engi
 import type { CompiledPolicy, Diagnostic } from '../../engine/types';
 import { useColor } from '../color';
 import { runHook } from '../hook';
+import { writeReportFile } from '../report-file';
 import { FORMAT_NAMES, REPORTERS } from '../test-reporters';
 
 export interface TestCommandOptions {
@@ -30,6 +31,8 @@ export interface TestCommandOptions {
   threshold?: number;
   /** ANSI colours in the pretty report. */
   color?: boolean;
+  /** The pretty report shows failures and the summary only. */
+  quiet?: boolean;
 }
 
 export interface TestCommandResult {
@@ -67,7 +70,7 @@ export async function runTests(options: TestCommandOptions): Promise<TestCommand
   const cases = suites.flatMap((s) => s.cases);
   const passed = cases.filter((c) => c.passed).length;
   const result: TestRunResult = { suites, passed, failed: cases.length - passed, coverage: summarizeCoverage(tally), durationMs: Date.now() - started };
-  const stdout = reporter(result, { cwd: options.cwd, coverage: options.coverage, threshold, color: options.color });
+  const stdout = reporter(result, { cwd: options.cwd, coverage: options.coverage, threshold, color: options.color, quiet: options.quiet });
   const loadError = suites.some((s) => hasErrors(s.diagnostics));
   const belowThreshold = threshold !== undefined && result.coverage.percent < threshold;
   const exitCode = loadError ? 2 : result.failed > 0 || belowThreshold ? 1 : 0;
@@ -192,7 +195,15 @@ function usage(message: string): TestCommandResult {
   return { exitCode: 2, stdout: '', stderr: `policy test: ${message}\n`, result: null };
 }
 
-/** Registers `policy test [paths...] [--format F] [--coverage] [--coverage-threshold N]`. */
+interface TestFlags {
+  format: string;
+  coverage: boolean;
+  coverageThreshold?: number;
+  quiet?: boolean;
+  outputFile?: string;
+}
+
+/** Registers `policy test [paths...] [--format F] [--coverage] [--coverage-threshold N] [--quiet] [-o FILE]`. */
 export function register(program: Command): void {
   program
     .command('test')
@@ -201,13 +212,18 @@ export function register(program: Command): void {
     .option('--format <format>', `report format: ${FORMAT_NAMES.join(', ')}`, 'pretty')
     .option('--coverage', 'list the rules no case exercised or made decide', false)
     .option('--coverage-threshold <percent>', 'fail when fewer than this % of the rules decided in some case', Number)
-    .action(async (paths: string[], opts: { format: string; coverage: boolean; coverageThreshold?: number }) => {
+    .option('--quiet', 'pretty report: print failures and the summary only')
+    .option('-o, --output-file <file>', 'write the report to this file instead of stdout')
+    .action(async (paths: string[], opts: TestFlags) => {
+      const toFile = opts.outputFile !== undefined;
       const out = await runTests({
         paths, cwd: process.cwd(), env: process.env, format: opts.format, coverage: opts.coverage, threshold: opts.coverageThreshold,
-        color: useColor(process.env, process.stdout.isTTY === true),
+        quiet: opts.quiet, color: useColor(process.env, !toFile && process.stdout.isTTY === true),
       });
-      process.stdout.write(out.stdout);
-      process.stderr.write(out.stderr);
-      if (out.exitCode !== 0) throw new CommanderError(out.exitCode, 'policy.exit', '');
+      const problem = toFile && out.result ? writeReportFile(path.resolve(opts.outputFile as string), out.stdout) : null;
+      if (!toFile) process.stdout.write(out.stdout);
+      process.stderr.write(problem ? `${out.stderr}policy test: ${problem}\n` : out.stderr);
+      const code = problem ? 2 : out.exitCode;
+      if (code !== 0) throw new CommanderError(code, 'policy.exit', '');
     });
 }

@@ -16,6 +16,8 @@ export interface ReporterOptions {
   threshold?: number;
   /** ANSI colours, for the human report (pretty); see cli/color.ts for when. */
   color?: boolean;
+  /** The human report (pretty) shows failures and the summary only; the others are whole documents. */
+  quiet?: boolean;
 }
 
 /** A reporter turns a finished run into the text written to stdout. */

@@ -10,25 +10,34 @@ import { caseFailureLines, diagnosticLine, displayPath, where, summaryLine, type
 /**
  * Renders the pretty report. With `color`: ✓ green, ✗ red, expected (-) green and actual
  * (+) red, positions dim, problems of a suite red or yellow. The summary line is never
- * coloured: CI logs read it as it is.
+ * coloured: CI logs read it as it is. With `quiet`: only the failed cases, the suites'
+ * errors, a coverage below the threshold, and the summary line.
  * @example formatPretty(result, { cwd: '/p', coverage: false }).split('\n').pop() // '3 passed, 0 failed'
  */
 export function formatPretty(result: TestRunResult, options: ReporterOptions): string {
-  const { cwd } = options;
+  const { cwd, quiet } = options;
   const p = palette(options.color);
   const lines: string[] = [];
   for (const suite of result.suites) {
+    const diagnostics = quiet ? suite.diagnostics.filter((d) => d.severity === 'error') : suite.diagnostics;
+    const cases = quiet ? suite.cases.filter((c) => !c.passed) : suite.cases;
+    if (quiet && diagnostics.length === 0 && cases.length === 0) continue;
     lines.push(p.underline(displayPath(suite.file, cwd)));
-    for (const d of suite.diagnostics) lines.push(`  ${(d.severity === 'error' ? p.red : p.yellow)(diagnosticLine(d, cwd))}`);
-    for (const c of suite.cases) {
+    for (const d of diagnostics) lines.push(`  ${(d.severity === 'error' ? p.red : p.yellow)(diagnosticLine(d, cwd))}`);
+    for (const c of cases) {
       lines.push(`  ${c.passed ? p.green('✓') : p.red('✗')} ${c.name}`);
       if (c.passed) continue;
       lines.push(`      ${p.dim(`at ${where(c.location, cwd)}`)}`);
       for (const l of caseFailureLines(c, cwd)) lines.push(`      ${paintFailureLine(l, p)}`);
     }
   }
-  if (options.coverage || options.threshold !== undefined) lines.push('', ...coverageLines(result, options));
-  lines.push('', summaryLine(result));
+  const belowThreshold = options.threshold !== undefined && result.coverage.percent < options.threshold;
+  if (quiet ? belowThreshold : options.coverage || options.threshold !== undefined) {
+    if (lines.length > 0) lines.push('');
+    lines.push(...coverageLines(result, { ...options, coverage: options.coverage && !quiet }));
+  }
+  if (lines.length > 0) lines.push('');
+  lines.push(summaryLine(result));
   return lines.join('\n') + '\n';
 }
 

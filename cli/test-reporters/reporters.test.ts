@@ -68,6 +68,28 @@ describe('pretty', () => {
     expect(formatPretty(result, { cwd: CWD, coverage: false })).not.toMatch(/\u001b/);
   });
 
+  it('shows only failures, load errors, a coverage below the threshold and the summary with quiet', () => {
+    expect(formatPretty(result, { cwd: CWD, coverage: true, threshold: 80, quiet: true })).toBe([
+      'tests/a.test.yaml',
+      '  ✗ ba <allowed>',
+      '      at tests/a.test.yaml:7:5',
+      '      outcome differs (expected at tests/a.test.yaml:10:7)',
+      '      - none',
+      '      + deny',
+      '      decided by: no-writes (policy.yaml:4:5)',
+      'tests/broken.test.yaml',
+      '  tests/broken.test.yaml:2:1: error yaml-syntax: Unexpected end',
+      '',
+      'coverage: 1/2 rules decided in some case (50%)',
+      'coverage 50% is below the threshold of 80%',
+      '',
+      '1 passed, 1 failed',
+      '',
+    ].join('\n'));
+    const passing: TestRunResult = { ...result, suites: [{ ...result.suites[0], cases: [result.suites[0].cases[0]] }], passed: 1, failed: 0 };
+    expect(formatPretty(passing, { cwd: CWD, coverage: true, threshold: 50, quiet: true })).toBe('1 passed, 0 failed\n');
+  });
+
   it('leaves coverage out unless asked', () => {
     expect(formatPretty(result, { cwd: CWD, coverage: false })).not.toContain('coverage');
   });

@@ -3,6 +3,8 @@
  * (node bin/policy.cjs): exit codes, colour, --quiet, --output-file, and what `policy
  * lint` reads.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { makeProject, REPO_ROOT, type TempProject } from '../support/run-hook';
 import { ANSI, HAS_TERMINAL, runCli, runCliInTerminal } from '../support/run-cli';
@@ -125,5 +127,77 @@ describe('colour in the human formats', () => {
     const test = await runCliInTerminal(['test', `${SUITES}/passing.test.yaml`], { cwd: REPO_ROOT, env: { NO_COLOR: '1' } });
     expect(test.output).toContain('  ✓ ');
     expect(test.output).not.toMatch(ANSI);
+  });
+});
+
+describe('--quiet and --output-file', () => {
+  let out: string;
+  beforeEach(() => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'policy-report-'));
+  });
+  afterEach(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  it('lint --quiet reports errors only, in every format, and keeps the exit code', () => {
+    const all = runCli(['lint'], { cwd: BAD });
+    expect(all.stdout).toContain('  warning  ');
+    const quiet = runCli(['lint', '--quiet'], { cwd: BAD });
+    expect(quiet.code).toBe(1);
+    expect(quiet.stdout).not.toContain('warning  ');
+    expect(quiet.stdout.trimEnd().split('\n').pop()).toBe('1 problem (1 error, 0 warnings)');
+    const json = JSON.parse(runCli(['lint', '--quiet', '--format', 'json'], { cwd: BAD }).stdout) as Array<{ severity: string }>;
+    expect(json.map((d) => d.severity)).toEqual(['error']);
+  });
+
+  it('lint --quiet still counts warnings for --max-warnings', () => {
+    const dir = path.join(LINT_FIXTURES, 'http-closed');
+    expect(runCli(['lint', '--quiet'], { cwd: dir })).toEqual({ code: 0, stdout: '', stderr: '' });
+    const strict = runCli(['lint', '--quiet', '--max-warnings', '0'], { cwd: dir });
+    expect(strict).toEqual({ code: 1, stdout: '', stderr: 'policy lint: too many warnings (1; maximum: 0)\n' });
+  });
+
+  it('lint -o FILE writes the report there (folders created) instead of stdout, with the same exit code', () => {
+    const file = path.join(out, 'reports', 'lint.json');
+    const run = runCli(['lint', '--format', 'json', '-o', file], { cwd: BAD });
+    expect([run.code, run.stdout, run.stderr]).toEqual([1, '', '']);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(JSON.parse(runCli(['lint', '--format', 'json'], { cwd: BAD }).stdout));
+    const clean = runCli(['lint', '--output-file', path.join(out, 'clean.txt')], { cwd: path.join(LINT_FIXTURES, 'clean') });
+    expect([clean.code, clean.stdout, fs.readFileSync(path.join(out, 'clean.txt'), 'utf8')]).toEqual([0, '', '']);
+  });
+
+  it('lint -o FILE exits 2 when the file cannot be written', () => {
+    const run = runCli(['lint', '-o', out], { cwd: BAD });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^policy lint: cannot write the report to .*: EISDIR/);
+  });
+
+  it('test --quiet prints failures and the summary only', () => {
+    const run = runCli(['test', '--quiet', `${SUITES}/failing.suite.yaml`, `${SUITES}/passing.test.yaml`], { cwd: REPO_ROOT });
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toContain('✓');
+    expect(run.stdout).not.toContain('passing.test.yaml');
+    expect(run.stdout).toContain('  ✗ wrong outcome\n');
+    expect(run.stdout.trimEnd().split('\n').pop()).toBe('7 passed, 2 failed');
+    expect(runCli(['test', '--quiet', `${SUITES}/passing.test.yaml`], { cwd: REPO_ROOT }).stdout).toBe('6 passed, 0 failed\n');
+  });
+
+  it('test -o FILE writes the report there instead of stdout, with the same exit code', () => {
+    const file = path.join(out, 'junit', 'policy.xml');
+    const run = runCli(['test', `${SUITES}/failing.suite.yaml`, '--format', 'junit', '--output-file', file], { cwd: REPO_ROOT });
+    expect([run.code, run.stdout, run.stderr]).toEqual([1, '', '']);
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="policy test" tests="3" failures="2"/);
+    const cannot = runCli(['test', `${SUITES}/passing.test.yaml`, '-o', out], { cwd: REPO_ROOT });
+    expect(cannot.code).toBe(2);
+    expect(cannot.stderr).toMatch(/^policy test: cannot write the report to .*: EISDIR/);
+  });
+
+  it('writes no colour into the file, unless FORCE_COLOR says so', async () => {
+    const file = path.join(out, 'lint.txt');
+    if (HAS_TERMINAL) {
+      await runCliInTerminal(['lint', '-o', file], { cwd: BAD });
+      expect(fs.readFileSync(file, 'utf8')).toContain('  error  ');
+      expect(fs.readFileSync(file, 'utf8')).not.toMatch(ANSI);
+    }
+    runCli(['lint', '-o', file], { cwd: BAD, env: { FORCE_COLOR: '1' } });
+    expect(fs.readFileSync(file, 'utf8')).toContain(RED_ERROR);
   });
 });
