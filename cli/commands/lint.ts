@@ -3,17 +3,19 @@
  * the project's Claude Code settings; print the problems in a chosen format.
  * Exit 0 clean, 1 errors (or too many warnings), 2 usage or internal error.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
-import { lintSources, mergeClaudeSettings, parseClaudeSettings } from '../../engine/lint';
+import { lintSources, mergeClaudeSettings, parseClaudeSettings, sortDiagnostics } from '../../engine/lint';
 import type { ClaudeSettings } from '../../engine/lint';
-import { discoverPolicyFiles } from '../../engine/host/discover';
+import type { SettingsSource } from '../../engine/lint/context';
 import { PACKAGE_VERSION } from '../../engine/host/engine-version';
 import { createFsReader, defaultPackDir } from '../../engine/host/fs-reader';
 import type { PolicyReader } from '../../engine/load';
 import type { Diagnostic } from '../../engine/types';
 import { useColor } from '../color';
 import { FORMATTERS } from '../formatters';
+import { resolveLintTargets, STDIN_NAME } from '../lint-targets';
 import { writeReportFile } from '../report-file';
 import { countSeverities, displayPath } from '../formatters/format';
 
@@ -37,6 +39,8 @@ export interface LintIO {
   stderr(text: string): void;
   /** Whether stdout is a terminal (stylish is then coloured; see cli/color.ts). */
   isTTY?: boolean;
+  /** The text on stdin, for `policy lint -`. */
+  readStdin?: () => string;
   reader?: PolicyReader;
 }
 
@@ -53,18 +57,28 @@ export function runLint(files: string[], options: LintCommandOptions, io: LintIO
   const maxWarnings = Number(options.maxWarnings);
   if (!Number.isInteger(maxWarnings) || maxWarnings < -1) return usage(io, `--max-warnings takes a whole number (-1 = no limit), not "${options.maxWarnings}"`);
 
-  const projectRoot = posix(path.resolve(io.cwd, options.projectDir ?? '.'));
-  const roots = files.length > 0
-    ? files.map((f) => posix(path.resolve(io.cwd, f)))
-    : discoverPolicyFiles({ configs: [], env: io.env, projectRoot });
-  if (roots.length === 0) return usage(io, `no policy file found in ${projectRoot} (.claude/policies.yaml or policies.yaml); name one: policy lint FILE`);
+  const targets = resolveLintTargets(files, { cwd: io.cwd, env: io.env, projectDir: options.projectDir });
+  const { projectRoot, policies } = targets;
+  if (targets.problems.length > 0) return usage(io, targets.problems.join('\n'));
+  if (policies.length === 0) {
+    const where = targets.searched ? `${io.cwd} or a folder above it` : projectRoot;
+    return usage(io, `no policy file found in ${where} (.claude/policies.yaml or policies.yaml); name one: policy lint FILE`);
+  }
 
-  const reader = io.reader ?? createFsReader(defaultPackDir());
+  const reader = withStdin(io.reader ?? createFsReader(defaultPackDir()), policies, io);
   const settings = readSettings(options.settings, projectRoot, reader, io);
   if (settings === 'missing') return usage(io, `cannot read the settings file ${options.settings}`);
 
-  const result = lintSources(roots, reader, { settings: settings.settings, settingsFile: settings.label });
-  const diagnostics: Diagnostic[] = [...settings.diagnostics, ...result.diagnostics];
+  const lintOptions = {
+    settings: settings.settings,
+    settingsFile: settings.label,
+    settingsSources: settings.sources,
+    settingsChecked: settings.checked,
+    projectRoot: posix(projectRoot),
+    exists: (file: string) => fs.existsSync(file),
+  };
+  const results = policies.map((roots) => lintSources(roots, reader, lintOptions).diagnostics);
+  const diagnostics: Diagnostic[] = [...settings.diagnostics, ...mergeDiagnostics(results)];
   const shown = options.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
   const toFile = options.outputFile !== undefined;
   const report = formatter(shown, { cwd: io.cwd, toolVersion: PACKAGE_VERSION, color: useColor(io.env, !toFile && io.isTTY === true) });
@@ -88,16 +102,20 @@ interface SettingsRead {
   settings: ClaudeSettings | null;
   label: string;
   diagnostics: Diagnostic[];
+  /** Each file read, for the checks that need them one by one (settings-twice, settings-runner-missing). */
+  sources: SettingsSource[];
+  /** Settings were looked for (not --no-settings). */
+  checked: boolean;
 }
 
 /** The named settings file, else the project's settings files that exist (none: no settings check). */
 function readSettings(option: string | false | undefined, projectRoot: string, reader: PolicyReader, io: LintIO): SettingsRead | 'missing' {
-  if (option === false) return { settings: null, label: '', diagnostics: [] };
+  if (option === false) return { settings: null, label: '', diagnostics: [], sources: [], checked: false };
   const candidates = option !== undefined
     ? [posix(path.resolve(io.cwd, option))]
     : PROJECT_SETTINGS_FILES.map((f) => posix(path.resolve(projectRoot, f)));
   const found: string[] = [];
-  const parsed: ClaudeSettings[] = [];
+  const sources: SettingsSource[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const file of candidates) {
     const text = reader.read(file);
@@ -105,11 +123,45 @@ function readSettings(option: string | false | undefined, projectRoot: string, r
     const r = parseClaudeSettings(file, text);
     found.push(file);
     diagnostics.push(...r.diagnostics);
-    if (r.settings) parsed.push(r.settings);
+    if (r.settings) sources.push({ file: displayPath(file, io.cwd), settings: r.settings });
   }
   if (option !== undefined && found.length === 0) return 'missing';
-  const label = found.map((f) => displayPath(f, io.cwd)).join(', ');
-  return { settings: parsed.length > 0 ? mergeClaudeSettings(parsed) : null, label, diagnostics };
+  const label = (found.length > 0 ? found : candidates).map((f) => displayPath(f, io.cwd)).join(', ');
+  const settings = sources.length > 0 ? mergeClaudeSettings(sources.map((x) => x.settings)) : null;
+  return { settings, label, diagnostics, sources, checked: true };
+}
+
+/**
+ * The reader, answering `<stdin>` with the text on stdin (read once) when a policy is
+ * read from there; the relative paths its includes name are resolved against cwd.
+ */
+function withStdin(reader: PolicyReader, policies: string[][], io: LintIO): PolicyReader {
+  if (!policies.some((roots) => roots.includes(STDIN_NAME))) return reader;
+  const text = io.readStdin ? io.readStdin() : '';
+  return {
+    read: (file) => (file === STDIN_NAME ? text : reader.read(posix(path.resolve(io.cwd, file)))),
+    packPath: (name) => reader.packPath(name),
+  };
+}
+
+/** Each policy's diagnostics in one sorted list, a file two policies include reported once. */
+function mergeDiagnostics(lists: Diagnostic[][]): Diagnostic[] {
+  if (lists.length === 1) return lists[0];
+  const seen = new Set<string>();
+  return sortDiagnostics(lists.flat()).filter((d) => {
+    const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function readStdin(): string {
+  try {
+    return fs.readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function usage(io: LintIO, message: string): number {
@@ -126,7 +178,7 @@ export function register(program: Command): void {
   program
     .command('lint')
     .description('check policy files: syntax, schema, semantics, and whether Claude Code settings route their events to the runner')
-    .argument('[files...]', 'policy files (default: .claude/policies.yaml, else policies.yaml)')
+    .argument('[files...]', 'policy files, folders, globs, or - for stdin (default: .claude/policies.yaml, else policies.yaml, in the working directory or the nearest folder above with one)')
     .option('-f, --format <format>', `output format: ${Object.keys(FORMATTERS).join(', ')}`, 'stylish')
     .option('--max-warnings <n>', 'fail (exit 1) when there are more warnings than this; -1 = no limit', '-1')
     .option('--settings <file>', 'Claude Code settings file to check routing against (default: .claude/settings.json and .claude/settings.local.json when present)')
@@ -147,6 +199,7 @@ export function register(program: Command): void {
           stdout: (t) => process.stdout.write(t),
           stderr: (t) => process.stderr.write(t),
           isTTY: process.stdout.isTTY === true,
+          readStdin,
         });
       } catch (e) {
         process.stderr.write(`policy lint: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { discoverPolicyFiles } from './discover';
+import { discoverPolicyFiles, findPolicyProject } from './discover';
 import { resolveProjectRoot } from './project-root';
 
 describe('discoverPolicyFiles', () => {
@@ -18,6 +18,20 @@ describe('discoverPolicyFiles', () => {
   ])('%s', (_name, given, expected) => {
     const found = discoverPolicyFiles({ configs: given.configs ?? [], env: given.env ?? {}, projectRoot: root, exists: existing(given.files ?? []) });
     expect(found).toEqual(expected);
+  });
+});
+
+describe('findPolicyProject', () => {
+  const existing = (files: string[]) => (f: string) => files.includes(f.split(path.sep).join('/'));
+
+  it.each<[string, string, string[], string | null]>([
+    ['the folder itself', '/p', ['/p/policies.yaml'], '/p'],
+    ['the nearest folder above', '/p/src/deep', ['/p/.claude/policies.yaml', '/policies.yaml'], '/p'],
+    ['.claude/policies.yaml or policies.yaml, whichever folder is nearer', '/p/a/b', ['/p/.claude/policies.yaml', '/p/a/policies.yaml'], '/p/a'],
+    ['up to the root', '/p/src', ['/policies.yaml'], '/'],
+    ['none', '/p/src', [], null],
+  ])('%s', (_name, start, files, expected) => {
+    expect(findPolicyProject(start, existing(files))).toBe(expected);
   });
 });
 

@@ -35,6 +35,22 @@ export function discoverPolicyFiles(options: DiscoverOptions): string[] {
   return found ? [found] : [];
 }
 
+/**
+ * The first folder, from `start` up to the root, that holds one of the default policy
+ * files; null when none does. This is how `policy lint` finds the project from a
+ * subfolder, as ESLint finds its config.
+ * @example findPolicyProject('/p/src/deep') // '/p' when /p/.claude/policies.yaml exists
+ */
+export function findPolicyProject(start: string, exists: (file: string) => boolean = isFile): string | null {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (DEFAULT_POLICY_FILES.some((f) => exists(path.join(dir, f)))) return dir.split(path.sep).join('/');
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
 function isFile(file: string): boolean {
   try {
     return fs.statSync(file).isFile();

@@ -201,3 +201,87 @@ describe('--quiet and --output-file', () => {
     expect(fs.readFileSync(file, 'utf8')).toContain(RED_ERROR);
   });
 });
+
+describe('what policy lint reads', () => {
+  /** A policy whose one rule is an outcome-impossible error at line 5. */
+  const broken = (id: string) => `version: 1\nrules:\n  - id: ${id}\n    on: SubagentStart\n    block: "no"\n`;
+  let root: string;
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  };
+  const lintJson = (args: string[], cwd: string, env: Record<string, string> = {}, input?: string) => {
+    const run = runCli(['lint', '--format', 'json', ...args], { cwd, env, input });
+    return { ...run, found: run.stdout ? (JSON.parse(run.stdout) as Array<{ file: string; line: number; code: string }>).map((d) => `${d.file}:${d.line} ${d.code}`) : [] };
+  };
+
+  beforeAll(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-lint-inputs-')));
+    write('proj/.claude/policies.yaml', `${broken('project-rule')}  - id: no-writes\n    on: PreToolUse\n    tools: Write\n    deny: "no"\n`);
+    write('proj/.claude/settings.json', '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"npx policy hook"}]}]}}');
+    fs.mkdirSync(path.join(root, 'proj/src/deep'), { recursive: true });
+    write('proj/policies/a.yaml', broken('a'));
+    write('proj/policies/b.yml', broken('b'));
+    write('proj/policies/sub/c.yaml', broken('c'));
+    write('proj/policies/notes.yaml', 'title: not a policy\n');
+    write('proj/policies/a.test.yaml', 'policy: a.yaml\ncases: []\n');
+    write('proj/policies/node_modules/dep/x.yaml', broken('x'));
+    write('proj/empty/readme.md', '# nothing here\n');
+    write('elsewhere/keep', '');
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('finds the project by searching up from the working directory, and reads its settings', () => {
+    const run = lintJson([], path.join(root, 'proj/src/deep'));
+    expect(run.code).toBe(1);
+    expect(run.found).toEqual([
+      `${root}/proj/.claude/policies.yaml:5 outcome-impossible`,
+      `${root}/proj/.claude/policies.yaml:8 settings-not-routed`,
+    ]);
+  });
+
+  it('says where it looked when no folder up has a policy', () => {
+    const run = runCli(['lint'], { cwd: path.join(root, 'elsewhere') });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`policy lint: no policy file found in ${root}/elsewhere or a folder above it (.claude/policies.yaml or policies.yaml); name one: policy lint FILE\n`);
+  });
+
+  it('keeps --project-dir and $CLAUDE_PROJECT_DIR: the project they name, never a search', () => {
+    expect(lintJson(['--project-dir', path.join(root, 'proj')], path.join(root, 'elsewhere')).found).toHaveLength(2);
+    expect(lintJson([], path.join(root, 'elsewhere'), { CLAUDE_PROJECT_DIR: path.join(root, 'proj') }).found).toHaveLength(2);
+    const named = runCli(['lint'], { cwd: path.join(root, 'proj/src'), env: { CLAUDE_PROJECT_DIR: path.join(root, 'elsewhere') } });
+    expect([named.code, named.stderr]).toEqual([2, expect.stringContaining(`no policy file found in ${root}/elsewhere (`)]);
+  });
+
+  it('reads the policy from stdin with -, positions naming <stdin>', () => {
+    const run = lintJson(['-', '--no-settings'], path.join(root, 'elsewhere'), {}, broken('piped'));
+    expect([run.code, run.found]).toEqual([1, ['<stdin>:5 outcome-impossible']]);
+    const stylish = runCli(['lint', '-', '--no-settings'], { cwd: root, input: broken('piped') });
+    expect(stylish.stdout.split('\n').slice(0, 2)).toEqual(['<stdin>', '  5:5  error  Rule "piped": block has no effect on SubagentStart  outcome-impossible']);
+  });
+
+  it('lints every policy file of a folder (a .yaml or .yml with a top-level version), skipping node_modules', () => {
+    const run = lintJson(['policies', '--no-settings'], path.join(root, 'proj'));
+    expect(run.found).toEqual(['policies/a.yaml:5 outcome-impossible', 'policies/b.yml:5 outcome-impossible', 'policies/sub/c.yaml:5 outcome-impossible']);
+  });
+
+  it('exits 2 on a folder without a policy file', () => {
+    const run = runCli(['lint', 'empty'], { cwd: path.join(root, 'proj') });
+    expect([run.code, run.stderr]).toEqual([2, 'policy lint: no policy file in empty (a .yaml or .yml file with a top-level version)\n']);
+  });
+
+  it('expands globs the shell left alone, and exits 2 when one matches nothing', () => {
+    const cwd = path.join(root, 'proj');
+    expect(lintJson(['policies/*.yml', 'policies/**/c.yaml', '--no-settings'], cwd).found).toEqual(['policies/b.yml:5 outcome-impossible', 'policies/sub/c.yaml:5 outcome-impossible']);
+    expect(lintJson(['policies/[ab].y*ml', '--no-settings'], cwd).found).toEqual(['policies/a.yaml:5 outcome-impossible', 'policies/b.yml:5 outcome-impossible']);
+    const none = runCli(['lint', 'policies/*.json'], { cwd });
+    expect([none.code, none.stderr]).toEqual([2, 'policy lint: no file matches policies/*.json\n']);
+  });
+
+  it('lints each named file as its own policy, each once', () => {
+    write('proj/same/one.yaml', broken('same-id'));
+    write('proj/same/two.yaml', broken('same-id'));
+    const run = lintJson(['same/one.yaml', 'same', 'same/two.yaml', '--no-settings'], path.join(root, 'proj'));
+    expect(run.found).toEqual(['same/one.yaml:5 outcome-impossible', 'same/two.yaml:5 outcome-impossible']);
+  });
+});
