@@ -13,7 +13,10 @@ import { onFailureIgnored } from './on-failure-ignored';
 import { regexUnsafe } from './regex-unsafe';
 import { ruleShadowed } from './rule-shadowed';
 import { ruleUnreachable } from './rule-unreachable';
+import { settingsMissing } from './settings-missing';
 import { settingsNotRouted } from './settings-not-routed';
+import { settingsRunnerMissing } from './settings-runner-missing';
+import { settingsTwice } from './settings-twice';
 import { templateUnknownValue } from './template-unknown-value';
 import { unsupportedEvent } from './unsupported-event';
 
@@ -28,6 +31,9 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   onFailureIgnored,
   ruleShadowed,
   regexUnsafe,
+  settingsMissing,
   settingsNotRouted,
+  settingsTwice,
+  settingsRunnerMissing,
   httpFailClosed,
 ];

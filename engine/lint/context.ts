@@ -31,15 +31,33 @@ export interface LintContext {
   settings: ClaudeSettings | null;
   /** Name of the settings file(s) for messages, e.g. `.claude/settings.json`. */
   settingsFile: string;
+  /** Each settings file read, on its own (settings is their merge). */
+  settingsSources: readonly SettingsSource[];
+  /** Lint was asked to check settings, whether or not a file was found. */
+  settingsChecked: boolean;
+  /** The project root, for `${CLAUDE_PROJECT_DIR}` in runner entries. */
+  projectRoot: string | null;
+  /** Whether a file exists (host I/O, injected; always true when not given). */
+  exists(file: string): boolean;
   /** Position of the value (or key) at `segments` inside the rule (`[]` = the rule itself). */
   at(rule: LintRule, segments: ReadonlyArray<string | number>, part?: 'key' | 'value'): SourceLocation;
   /** Position of character `offset` inside the string at `segments` (the string's start when unknown). */
   atOffset(rule: LintRule, segments: ReadonlyArray<string | number>, offset: number): SourceLocation;
 }
 
+/** One settings file as lint read it. */
+export interface SettingsSource {
+  file: string;
+  settings: ClaudeSettings;
+}
+
 export interface LintOptions {
   settings?: ClaudeSettings | null;
   settingsFile?: string;
+  settingsSources?: readonly SettingsSource[];
+  settingsChecked?: boolean;
+  projectRoot?: string;
+  exists?: (file: string) => boolean;
 }
 
 /**
@@ -61,6 +79,10 @@ export function createLintContext(files: readonly LoadedFile[], policy: Compiled
     rules,
     settings: options.settings ?? null,
     settingsFile: options.settingsFile ?? '.claude/settings.json',
+    settingsSources: options.settingsSources ?? [],
+    settingsChecked: options.settingsChecked ?? false,
+    projectRoot: options.projectRoot ?? null,
+    exists: options.exists ?? (() => true),
     at: (rule, segments, part = 'value') => rule.file.map.locate(rule.pointer + toPointer(segments), part),
     atOffset: (rule, segments, offset) => {
       const map = rule.file.map as Partial<TextSourceMap>;

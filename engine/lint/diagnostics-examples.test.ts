@@ -39,6 +39,9 @@ const NOT_CHECKED: Record<string, string> = {
   'log-error': 'the decision log on disk; the section has no example',
   'hook-usage': 'the runner\'s command line; the example is a command line (cli/hook.test.ts, test/e2e/cli-conventions.test.ts)',
   'internal-error': 'a bug in the runner; the section has no example',
+  'settings-missing': 'needs lint to have looked for settings and found none; engine/lint/settings-registration.test.ts lints the example so',
+  'settings-twice': 'needs two settings files; engine/lint/settings-registration.test.ts lints the example with both',
+  'settings-runner-missing': 'a file missing on disk; the section has no example',
   'test-file-not-found': 'a suite or event file missing on disk; the section has no example',
 };
 
