@@ -4,6 +4,7 @@ import { formatGithub } from './github';
 import { formatJson } from './json';
 import { formatSarif } from './sarif';
 import { formatStylish } from './stylish';
+import { diagnosticHelpUri } from './docs-url';
 import { displayPath } from './format';
 
 const cwd = path.resolve('/proj');
@@ -89,8 +90,8 @@ describe('sarif', () => {
       name: 'hookpolicy',
       version: '1.2.3',
       rules: [
-        { id: 'outcome-impossible', shortDescription: { text: expect.any(String) }, helpUri: 'docs/diagnostics.md#outcome-impossible', defaultConfiguration: { level: 'error' } },
-        { id: 'rule-shadowed', shortDescription: { text: expect.any(String) }, helpUri: 'docs/diagnostics.md#rule-shadowed', defaultConfiguration: { level: 'warning' } },
+        { id: 'outcome-impossible', shortDescription: { text: expect.any(String) }, helpUri: diagnosticHelpUri('outcome-impossible'), defaultConfiguration: { level: 'error' } },
+        { id: 'rule-shadowed', shortDescription: { text: expect.any(String) }, helpUri: diagnosticHelpUri('rule-shadowed'), defaultConfiguration: { level: 'warning' } },
       ],
     });
     expect(log.runs[0].results[1]).toEqual({

@@ -1,10 +1,12 @@
 /**
- * Lint output as SARIF 2.1.0 (one run; one reporting rule per diagnostic code, with a
- * link to its docs section), for code-scanning dashboards.
+ * Lint output as SARIF 2.1.0 (one run; one reporting rule per diagnostic code, with an
+ * absolute link to its docs section), for code-scanning dashboards. Valid against the
+ * SARIF 2.1.0 JSON schema (sarif-schema.test.ts).
  */
-import { DIAGNOSTIC_CODES, docsUrl } from '../../engine/diagnostics';
+import { DIAGNOSTIC_CODES } from '../../engine/diagnostics';
 import type { DiagnosticCodeInfo } from '../../engine/diagnostics';
 import type { Severity } from '../../engine/types';
+import { diagnosticHelpUri } from './docs-url';
 import { displayPath } from './format';
 import type { Formatter } from './format';
 
@@ -20,7 +22,7 @@ export const formatSarif: Formatter = (diagnostics, { cwd, toolVersion }) => {
     return {
       id: code,
       shortDescription: { text: info?.title ?? code },
-      helpUri: docsUrl(code),
+      helpUri: diagnosticHelpUri(code),
       defaultConfiguration: { level: LEVEL[info?.severity ?? 'error'] },
     };
   });
@@ -33,7 +35,7 @@ export const formatSarif: Formatter = (diagnostics, { cwd, toolVersion }) => {
     };
     if (d.file !== undefined) {
       const physicalLocation: Record<string, unknown> = { artifactLocation: { uri: encodeURI(displayPath(d.file, cwd)) } };
-      if (d.line) physicalLocation.region = { startLine: d.line, startColumn: d.column ?? 1 };
+      if (d.line && d.line >= 1) physicalLocation.region = { startLine: d.line, startColumn: Math.max(1, d.column ?? 1) };
       result.locations = [{ physicalLocation }];
     }
     return result;

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { makeProject, REPO_ROOT, type TempProject } from '../support/run-hook';
 import { ANSI, HAS_TERMINAL, runCli, runCliInTerminal } from '../support/run-cli';
+import { sarifValidator } from '../support/sarif-schema';
 
 const LINT_FIXTURES = path.join(REPO_ROOT, 'fixtures', 'lint');
 const BAD = path.join(LINT_FIXTURES, 'bad');
@@ -283,5 +284,17 @@ describe('what policy lint reads', () => {
     write('proj/same/two.yaml', broken('same-id'));
     const run = lintJson(['same/one.yaml', 'same', 'same/two.yaml', '--no-settings'], path.join(root, 'proj'));
     expect(run.found).toEqual(['same/one.yaml:5 outcome-impossible', 'same/two.yaml:5 outcome-impossible']);
+  });
+});
+
+describe('machine formats stay valid', () => {
+  it('lint --format sarif validates against the SARIF 2.1.0 schema, with absolute helpUris', () => {
+    const validate = sarifValidator();
+    for (const [args, cwd] of [[[], BAD], [['broken.yaml', 'schema.yaml', '--no-settings'], LINT_FIXTURES]] as const) {
+      const run = runCli(['lint', '--format', 'sarif', ...args], { cwd });
+      const log = JSON.parse(run.stdout);
+      expect(validate(log)).toEqual([]);
+      for (const rule of log.runs[0].tool.driver.rules) expect(rule.helpUri).toMatch(new RegExp(`^https://.+/docs/diagnostics\\.md#${rule.id}$`));
+    }
   });
 });
