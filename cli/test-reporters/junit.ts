@@ -64,10 +64,22 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-function text_(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/**
+ * Text XML 1.0 can hold: a control character (but tab, LF and CR) becomes its `\uXXXX`
+ * escape, a lone surrogate or U+FFFE/U+FFFF becomes U+FFFD.
+ * @example xmlChars('a\u0001b') // 'a\\u0001b'
+ */
+function xmlChars(s: string): string {
+  return s.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, (c) =>
+    (c < '\u0020' ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : '\uFFFD'));
 }
 
+/** Element text: `>` escaped too, so `]]>` can never appear; CR kept as a reference (parsers turn a raw one into LF). */
+function text_(s: string): string {
+  return xmlChars(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
+}
+
+/** Attribute values: quotes escaped, and tab and LF as references (a parser would turn them into spaces). */
 function attr(s: string): string {
-  return text_(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+  return text_(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 }

@@ -1,4 +1,5 @@
 import type { TestRunResult } from '../../engine/testing/types';
+import { parseXml } from '../../test/support/xml';
 import { formatJson } from './json';
 import { formatJunit } from './junit';
 import { formatPretty } from './pretty';
@@ -144,6 +145,43 @@ describe('junit', () => {
       '</testsuites>',
       '',
     ].join('\n'));
+  });
+});
+
+describe('junit, whatever names and messages hold', () => {
+  const nasty = 'a & b "c" \'d\' <e> ]]> f\u0001g\u001b[31mh\u0000 \ud800 \udc00x \uFFFE 😀 tab\there\r\nend';
+  const safe = 'a & b "c" \'d\' <e> ]]> f\\u0001g\\u001b[31mh\\u0000 \uFFFD \uFFFDx \uFFFD 😀 tab\there\r\nend';
+  const kase = result.suites[0].cases[1];
+  const wild: TestRunResult = {
+    ...result,
+    suites: [
+      {
+        file: `/proj/tests/${nasty}.test.yaml`,
+        diagnostics: [],
+        cases: [
+          { ...kase, name: nasty, failures: [{ key: 'stdout', message: nasty, expected: nasty, actual: ']]>', location: kase.location }] },
+          { ...kase, name: `${nasty} (error)`, failures: [], error: { code: 'event-malformed', severity: 'error', message: nasty } },
+        ],
+      },
+      { ...result.suites[1], diagnostics: [{ ...result.suites[1].diagnostics[0], message: nasty }] },
+    ],
+  };
+  const xml = formatJunit(wild, { cwd: CWD, coverage: false });
+
+  it('is well-formed XML to a strict parser', () => {
+    expect(parseXml(xml).errors).toEqual([]);
+  });
+
+  it('keeps every name and message as written, but for what XML cannot hold', () => {
+    const { elements } = parseXml(xml);
+    const cases = elements.filter((e) => e.name === 'testcase');
+    expect(cases.map((c) => c.attributes.name)).toEqual([safe, `${safe} (error)`, '(load)']);
+    expect(cases[0].attributes.classname).toBe(`tests/${safe}.test.yaml`);
+    const failure = elements.find((e) => e.name === 'failure')!;
+    expect(failure.attributes.message).toBe(safe);
+    expect(failure.text).toContain(`- ${safe.split('\n')[0]}`);
+    expect(failure.text).toContain('+ ]]>');
+    expect(elements.filter((e) => e.name === 'error').map((e) => e.attributes.message)).toEqual([safe, safe]);
   });
 });
 

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { makeProject, REPO_ROOT, type TempProject } from '../support/run-hook';
 import { ANSI, HAS_TERMINAL, runCli, runCliInTerminal } from '../support/run-cli';
 import { sarifValidator } from '../support/sarif-schema';
+import { parseXml } from '../support/xml';
 
 const LINT_FIXTURES = path.join(REPO_ROOT, 'fixtures', 'lint');
 const BAD = path.join(LINT_FIXTURES, 'bad');
@@ -288,6 +289,34 @@ describe('what policy lint reads', () => {
 });
 
 describe('machine formats stay valid', () => {
+  it('test --format junit is well-formed XML whatever the names hold', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'policy-junit-'));
+    try {
+      const nasty = 'a & b \\"c\\" \'d\' <e> ]]> \\x01 \\e[31m \\uD800 \\uFFFF end';
+      fs.writeFileSync(path.join(dir, 'odd.test.yaml'), [
+        `policy: ${JSON.stringify(path.join(REPO_ROOT, SUITES, 'policy.yaml'))}`,
+        'cases:',
+        `  - name: "passes ${nasty}"`,
+        '    event: { event: PreToolUse, command: "ls" }',
+        '    expect: { outcome: none }',
+        `  - name: "fails ${nasty}"`,
+        `    event: { event: PreToolUse, command: "rm -rf /tmp/x ${nasty}" }`,
+        `    expect: { outcome: allow, stderr: "${nasty}" }`,
+      ].join('\n'));
+      const run = runCli(['test', '--format', 'junit', 'odd.test.yaml'], { cwd: dir });
+      expect(run.code).toBe(1);
+      const xml = parseXml(run.stdout);
+      expect(xml.errors).toEqual([]);
+      const shown = 'a & b "c" \'d\' <e> ]]> \\u0001 \\u001b[31m \uFFFD \uFFFD end';
+      expect(xml.elements.filter((e) => e.name === 'testcase').map((e) => e.attributes.name)).toEqual([`passes ${shown}`, `fails ${shown}`]);
+      const failure = xml.elements.find((e) => e.name === 'failure')?.text ?? '';
+      expect(failure).toContain('- allow\n+ deny\n');
+      expect(failure).toContain('<e> ]]> \\u0001 \\u001b[31m');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lint --format sarif validates against the SARIF 2.1.0 schema, with absolute helpUris', () => {
     const validate = sarifValidator();
     for (const [args, cwd] of [[[], BAD], [['broken.yaml', 'schema.yaml', '--no-settings'], LINT_FIXTURES]] as const) {
