@@ -8,13 +8,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { discoverPolicyFiles, findPolicyProject } from '../engine/host/discover';
+import type { PolicyReader } from '../engine/load';
 import { walkGlob } from '../engine/host/walk-glob';
-
-/** The file name diagnostics give the policy read from stdin. */
-export const STDIN_NAME = '<stdin>';
 
 /** Folders a folder or glob walk never enters (as `policy test`). */
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist']);
+
+/** The file name diagnostics give the policy read from stdin. */
+export const STDIN_NAME = '<stdin>';
 
 export interface LintTargetOptions {
   cwd: string;
@@ -77,6 +78,28 @@ export function resolveLintTargets(args: readonly string[], options: LintTargetO
     }
   }
   return { policies, projectRoot, searched, problems };
+}
+
+/**
+ * The reader, answering `<stdin>` with the text on stdin (read once) when a policy is
+ * read from there; the relative paths its includes name are resolved against cwd.
+ */
+export function withStdin(reader: PolicyReader, policies: string[][], cwd: string, readStdin?: () => string): PolicyReader {
+  if (!policies.some((roots) => roots.includes(STDIN_NAME))) return reader;
+  const text = readStdin ? readStdin() : '';
+  return {
+    read: (file) => (file === STDIN_NAME ? text : reader.read(posix(path.resolve(cwd, file)))),
+    packPath: (name) => reader.packPath(name),
+  };
+}
+
+/** The process's stdin, whole ('' when there is none). */
+export function readProcessStdin(): string {
+  try {
+    return fs.readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /**

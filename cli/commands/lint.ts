@@ -15,7 +15,7 @@ import type { PolicyReader } from '../../engine/load';
 import type { Diagnostic } from '../../engine/types';
 import { useColor } from '../color';
 import { FORMATTERS } from '../formatters';
-import { resolveLintTargets, STDIN_NAME } from '../lint-targets';
+import { readProcessStdin, resolveLintTargets, withStdin } from '../lint-targets';
 import { writeReportFile } from '../report-file';
 import { countSeverities, displayPath } from '../formatters/format';
 
@@ -65,7 +65,7 @@ export function runLint(files: string[], options: LintCommandOptions, io: LintIO
     return usage(io, `no policy file found in ${where} (.claude/policies.yaml or policies.yaml); name one: policy lint FILE`);
   }
 
-  const reader = withStdin(io.reader ?? createFsReader(defaultPackDir()), policies, io);
+  const reader = withStdin(io.reader ?? createFsReader(defaultPackDir()), policies, io.cwd, io.readStdin);
   const settings = readSettings(options.settings, projectRoot, reader, io);
   if (settings === 'missing') return usage(io, `cannot read the settings file ${options.settings}`);
 
@@ -131,19 +131,6 @@ function readSettings(option: string | false | undefined, projectRoot: string, r
   return { settings, label, diagnostics, sources, checked: true };
 }
 
-/**
- * The reader, answering `<stdin>` with the text on stdin (read once) when a policy is
- * read from there; the relative paths its includes name are resolved against cwd.
- */
-function withStdin(reader: PolicyReader, policies: string[][], io: LintIO): PolicyReader {
-  if (!policies.some((roots) => roots.includes(STDIN_NAME))) return reader;
-  const text = io.readStdin ? io.readStdin() : '';
-  return {
-    read: (file) => (file === STDIN_NAME ? text : reader.read(posix(path.resolve(io.cwd, file)))),
-    packPath: (name) => reader.packPath(name),
-  };
-}
-
 /** Each policy's diagnostics in one sorted list, a file two policies include reported once. */
 function mergeDiagnostics(lists: Diagnostic[][]): Diagnostic[] {
   if (lists.length === 1) return lists[0];
@@ -154,14 +141,6 @@ function mergeDiagnostics(lists: Diagnostic[][]): Diagnostic[] {
     seen.add(key);
     return true;
   });
-}
-
-function readStdin(): string {
-  try {
-    return fs.readFileSync(0, 'utf8');
-  } catch {
-    return '';
-  }
 }
 
 function usage(io: LintIO, message: string): number {
@@ -183,7 +162,7 @@ export function register(program: Command): void {
     .option('--max-warnings <n>', 'fail (exit 1) when there are more warnings than this; -1 = no limit', '-1')
     .option('--settings <file>', 'Claude Code settings file to check routing against (default: .claude/settings.json and .claude/settings.local.json when present)')
     .option('--no-settings', 'do not check Claude Code settings')
-    .option('--project-dir <dir>', 'the project folder (default: the working directory)')
+    .option('--project-dir <dir>', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the nearest folder with a policy, from the working directory up)')
     .option('--quiet', 'report errors only (warnings still count for --max-warnings)')
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout')
     .exitOverride((err) => {
@@ -199,7 +178,7 @@ export function register(program: Command): void {
           stdout: (t) => process.stdout.write(t),
           stderr: (t) => process.stderr.write(t),
           isTTY: process.stdout.isTTY === true,
-          readStdin,
+          readStdin: readProcessStdin,
         });
       } catch (e) {
         process.stderr.write(`policy lint: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
