@@ -6,7 +6,7 @@ import { diagnostic } from './diagnostics';
 import { protocolFor, type EventProtocol } from './protocol';
 import { candidateRules } from './rule-index';
 import type { CompiledPolicy, CompiledRule, Decision, EvaluationContext, HookEvent } from './types';
-import { resolveAgent } from './evaluate/agent';
+import { isMainSession, resolveAgent } from './evaluate/agent';
 import { combineHits } from './evaluate/combine';
 import { evaluateRule, type RuleResult } from './evaluate/rule';
 import { EventScope } from './evaluate/scope';
@@ -30,7 +30,7 @@ export async function evaluate(policy: CompiledPolicy, event: HookEvent, ctx: Ev
 export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: EvaluationContext): Decision | Promise<Decision> {
   const input: HookEvent = event !== null && typeof event === 'object' ? event : { hook_event_name: '' };
   const agent = resolveAgent(policy.agents, input);
-  const scope = new EventScope(input, agent, ctx, ctx.now ? policy.settings.deadlineMs : 0);
+  const scope = new EventScope(input, agent, ctx, ctx.now ? policy.settings.deadlineMs : 0, isMainSession(policy.agents, input));
   const decision: Decision = {
     event: scope.eventName,
     agent,

@@ -3,12 +3,13 @@
  * as one JSON object. Pure: the command does the loading and evaluating.
  */
 import { formatDiagnostic } from './diagnostics';
+import { isBuiltInRule } from './self-protection';
 import type { Decision, HookResponse, RequirementCheck, RuleHit, RuleTrace, SourceLocation } from './types';
 
 export interface ExplainInput {
   decision: Decision;
   response: HookResponse;
-  /** How many rules the policy has in all (the ones not in the trace were not considered). */
+  /** How many of the team's rules the policy has (the ones not in the trace were not considered). */
   ruleCount: number;
   /** Absolute file paths are shown relative to this folder when inside it. */
   projectRoot?: string;
@@ -30,8 +31,19 @@ export interface ExplainJson {
  * @example explainJson({ decision, response, ruleCount: 5 }).decision.outcome // 'deny'
  */
 export function explainJson(input: ExplainInput): ExplainJson {
-  const { event, agent, tool, trace, ...rest } = input.decision;
-  return { event, agent, tool, decision: rest, rules: trace, notConsidered: Math.max(0, input.ruleCount - trace.length), output: input.response };
+  const { event, agent, tool, trace: _all, ...rest } = input.decision;
+  const trace = shownTrace(input.decision);
+  return { event, agent, tool, decision: rest, rules: trace, notConsidered: notConsidered(input, trace), output: input.response };
+}
+
+/** The team's rules in the trace, and a built-in rule only when it fired (its list of protected files is noise otherwise). */
+function shownTrace(d: Decision): RuleTrace[] {
+  const fired = new Set(d.hits.map((h) => h.id));
+  return d.trace.filter((t) => !isBuiltInRule(t) || fired.has(t.id));
+}
+
+function notConsidered(input: ExplainInput, trace: RuleTrace[]): number {
+  return Math.max(0, input.ruleCount - trace.filter((t) => !isBuiltInRule(t)).length);
 }
 
 /**
@@ -44,9 +56,9 @@ export function explainText(input: ExplainInput): string {
   const where = (loc: SourceLocation) => showLocation(loc, input.projectRoot);
   const lines: string[] = [];
   lines.push(`Event: ${d.event}, tool ${d.tool ?? '(none)'}, agent ${d.agent ?? '(none)'}`);
-  const skipped = Math.max(0, input.ruleCount - d.trace.length);
-  lines.push(`Rules considered: ${d.trace.length}; not considered for this event and tool: ${skipped}`);
-  for (const t of d.trace) lines.push(...traceLines(t, d.hits, where));
+  const trace = shownTrace(d);
+  lines.push(`Rules considered: ${trace.length}; not considered for this event and tool: ${notConsidered(input, trace)}`);
+  for (const t of trace) lines.push(...traceLines(t, d.hits, where));
   lines.push('');
   lines.push(`Decision: ${d.outcome}`);
   for (const hit of d.decidedBy) lines.push(`  decided by ${hit.id} (${where(hit.source)}): ${hit.message}`);

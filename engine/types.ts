@@ -147,6 +147,8 @@ export interface CompiledSettings {
   bypasses: CompiledBypass[];
   log: CompiledLog;
   deadlineMs: number;
+  /** The top file's self_protection openings (optional so older artefacts stay valid). */
+  selfProtection?: { except: string[]; mainSession: string[] };
 }
 
 export interface CompiledBypass {
@@ -240,6 +242,8 @@ export interface CompiledRule {
   log: boolean;
   /** For shell tools under `paths`: outcome when written paths cannot be determined; missing = 'ask'. */
   unparsable?: UnparsableOutcome;
+  /** Built-in rules only: 'main' = the main session alone (no agent identity), 'agents' = every other agent. */
+  actors?: 'main' | 'agents';
 }
 
 /** Which rules can apply to an event and tool, in rule order, without scanning all rules. */

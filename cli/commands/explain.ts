@@ -11,11 +11,12 @@ import { evaluate } from '../../engine/evaluate';
 import { explainJson, explainText } from '../../engine/explain';
 import { renderResponse } from '../../engine/render';
 import type { CompiledPolicy, Diagnostic, HookEvent } from '../../engine/types';
-import { compilePolicyFiles } from '../../engine/host/compile-entry';
+import { compileGuarded } from '../../engine/host/compile-entry';
 import { discoverPolicyFiles } from '../../engine/host/discover';
 import { createFileFacts } from '../../engine/host/file-facts';
 import { resolveProjectRoot, toAbsolutePosix } from '../../engine/host/project-root';
 import { parseEvent } from '../hook';
+import { isBuiltInRule } from '../../engine/self-protection';
 
 interface ExplainOptions {
   config: string[];
@@ -39,7 +40,7 @@ export function loadPolicyForCommand(configs: string[], projectRoot: string, env
     const d = diagnostic('no-policy', `no policy file: looked for .claude/policies.yaml and policies.yaml in ${projectRoot}`, undefined, 'pass --config FILE');
     return { policy: null, roots, diagnostics: [d] };
   }
-  const { policy, diagnostics } = compilePolicyFiles(roots);
+  const { policy, diagnostics } = compileGuarded(roots, env, projectRoot);
   return { policy, roots, diagnostics };
 }
 
@@ -75,7 +76,7 @@ export function register(program: Command): void {
       const facts = createFileFacts(projectRoot);
       const decision = await evaluate(policy, event, { projectRoot, env: process.env, facts, now: Date.now });
       const response = renderResponse(decision, { onError: policy.settings.onError });
-      const input = { decision, response, ruleCount: policy.rules.length, projectRoot };
+      const input = { decision, response, ruleCount: policy.rules.filter((r) => !isBuiltInRule(r)).length, projectRoot };
       process.stdout.write(options.json ? `${JSON.stringify(explainJson(input), null, 2)}\n` : explainText(input));
     });
 }

@@ -20,6 +20,8 @@ import { toAbsolutePosix } from '../../engine/host/project-root';
 import { httpHookUrl, toHttpHooks } from '../../engine/host/http-hooks';
 import { loadPolicyForCommand, reportDiagnostics, usageErrorsExit2 } from './explain';
 import { pluginBin, writePluginFiles } from './init-plugin';
+import { permissionPath, withSelfProtectionPermissions } from '../../engine/init/permissions';
+import { SELF_PROTECTION_ID } from '../../engine/self-protection';
 import { DEFAULT_PORT } from './serve';
 
 export interface InitOptions {
@@ -123,6 +125,12 @@ function runInit(options: InitOptions): void {
     settings = { description: 'hookpolicy: Claude Code hooks answered by a declarative policy', ...settings };
     changed = true;
   }
+  if (!pluginRoot) {
+    // Claude Code's own deny rules for the same files: they hold where the hook cannot see a write.
+    const guarded = withSelfProtectionPermissions(settings, permissionPaths(policy, scope ?? 'project', projectRoot));
+    changed = changed || JSON.stringify(guarded) !== JSON.stringify(settings);
+    settings = guarded;
+  }
   const out = (line: string) => process.stdout.write(`${line}\n`);
   if (!changed) {
     out(`${show(target.file, projectRoot)} is up to date; nothing changed`);
@@ -133,6 +141,21 @@ function runInit(options: InitOptions): void {
   for (const line of describePlan(plan.hooks)) out(`  ${line}`);
   for (const note of plan.notes) out(`note: ${note}`);
   if (pluginRoot) writePluginFiles(pluginRoot, projectRoot, out);
+}
+
+/**
+ * The self-protected files as permission-rule paths for this scope: a shared (project)
+ * file names no path of this machine; the team's openings are left out (Claude Code's
+ * rules would hold them for the main session too).
+ */
+export function permissionPaths(policy: CompiledPolicy, scope: InitScope, projectRoot: string): string[] {
+  const rule = policy.rules.find((r) => r.id === SELF_PROTECTION_ID);
+  const opened = new Set([...(policy.settings.selfProtection?.except ?? []), ...(policy.settings.selfProtection?.mainSession ?? [])]);
+  const home = homeDir().split(path.sep).join('/');
+  const everyProject = scope === 'user' || scope === 'managed';
+  const where = { home, shared: scope === 'project', ...(everyProject ? { projectRoot: projectRoot.split(path.sep).join('/') } : {}) };
+  const paths = (rule?.paths?.globs.deny ?? []).filter((g) => !opened.has(g)).map((g) => permissionPath(g, where));
+  return [...new Set(paths.filter((p): p is string => p !== null))];
 }
 
 /** Writes the settings; a folder this user may not write (managed settings) is a clear error, not a stack trace. */

@@ -4,7 +4,7 @@
  * connection error as a non-blocking error), so this is an option, not the default.
  */
 import { CommanderError, type Command } from 'commander';
-import { compilePolicyFiles } from '../../engine/host/compile-entry';
+import { compileGuarded, compilePolicyFiles } from '../../engine/host/compile-entry';
 import { toAbsolutePosix } from '../../engine/host/project-root';
 import { createPolicyServer } from '../../engine/host/server';
 import { runHook } from '../hook';
@@ -47,7 +47,7 @@ async function serve(options: ServeOptions): Promise<void> {
     configs: options.config,
     env: process.env,
     onError: (options.onError as 'open' | 'closed' | undefined) ?? null,
-    compiler: () => ({ compilePolicyFiles }),
+    compiler: () => ({ compilePolicyFiles, compileGuarded }),
     runHook,
     log,
   });

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
 import { diagnostic, hasErrors } from '../../engine/diagnostics';
-import { compilePolicyFiles, type CompileResult } from '../../engine/host/compile-entry';
+import { compileGuarded, type CompileResult } from '../../engine/host/compile-entry';
 import { discoverPolicyFiles } from '../../engine/host/discover';
 import { createCoverage, summarizeCoverage } from '../../engine/testing/coverage';
 import { parseSuiteText } from '../../engine/testing/parse-suite';
@@ -92,7 +92,7 @@ async function runSuiteFile(file: string, options: TestCommandOptions, workspace
     return failed([diagnostic('no-policy', 'the suite names no `policy:` and the project has no .claude/policies.yaml or policies.yaml', { file })]);
   }
   const key = roots.join('\0');
-  const built = policies.get(key) ?? compilePolicyFiles(roots);
+  const built = policies.get(key) ?? compileGuarded(roots, process.env);
   policies.set(key, built);
   if (!built.policy || hasErrors(built.diagnostics)) return failed([...parsed.diagnostics, ...built.diagnostics]);
   const result = await runSuite(parsed.suite, built.policy, suiteHost(workspace, withoutLog(built.policy)), tally);

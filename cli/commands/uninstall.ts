@@ -7,14 +7,23 @@ import type { Command } from 'commander';
 import { countRunnerHooks, settingsProblem, uninstallHooks } from '../../engine/init/merge';
 import type { SettingsObject } from '../../engine/init/types';
 import { managedDropInPath, managedSettingsDir, readSettingsFile, settingsPath, writeSettingsFile } from '../../engine/host/settings-file';
-import { usageErrorsExit2 } from './explain';
-import { fail, homeDir, parseScope, pluginHooksPath, projectRootOf, show } from './init';
+import { withoutSelfProtectionPermissions } from '../../engine/init/permissions';
+import { loadPolicyForCommand, usageErrorsExit2 } from './explain';
+import { fail, homeDir, parseScope, permissionPaths, pluginHooksPath, projectRootOf, show } from './init';
 
 interface UninstallOptions {
   scope?: string;
   plugin?: string;
   projectDir?: string;
   managedDir?: string;
+}
+
+/** The settings without the permission deny rules init wrote for the policy's protected files (when the policy loads). */
+function withoutGuards(settings: SettingsObject, options: UninstallOptions, projectRoot: string): SettingsObject {
+  if (options.plugin) return settings;
+  const { policy } = loadPolicyForCommand([], projectRoot, process.env);
+  if (!policy) return settings;
+  return withoutSelfProtectionPermissions(settings, permissionPaths(policy, options.scope === 'managed' ? 'managed' : parseScope(options.scope) ?? 'project', projectRoot));
 }
 
 /** Registers `policy uninstall [--scope project|local|user|managed] [--managed-dir D] [--plugin DIR] [--project-dir D]`. */
@@ -40,8 +49,9 @@ export function register(program: Command): void {
       if (problem) fail(`${show(file, projectRoot)}: ${problem}; not changed`);
       const settings = target.settings as SettingsObject;
       const removed = countRunnerHooks(settings);
-      const result = uninstallHooks(settings);
-      if (!result.changed) {
+      const stripped = withoutGuards(settings, options, projectRoot);
+      const result = uninstallHooks(stripped);
+      if (!result.changed && JSON.stringify(stripped) === JSON.stringify(settings)) {
         process.stdout.write(`${show(file, projectRoot)}: no runner entries; nothing changed\n`);
         return;
       }

@@ -8,7 +8,18 @@ describe('settings', () => {
       bypasses: [],
       log: { file: null, webhook: null, record: ['deny', 'ask', 'block', 'allow', 'warn', 'context', 'bypass', 'error'], redact: [] },
       deadlineMs: 5000,
+      selfProtection: { except: [], mainSession: [] },
     });
+  });
+
+  test('self_protection openings come from the top file only: an included file cannot open a path', () => {
+    const policy = compiled(build({
+      'p.yaml': lines('version: 1', 'include: [inc.yaml]', 'settings:', '  self_protection: { except: [a.json], main_session: [.claude/policies.yaml] }'),
+      'inc.yaml': lines('version: 1', 'settings:', '  self_protection: { except: [".claude/settings.json"] }'),
+    }));
+    expect(policy.settings.selfProtection).toEqual({ except: ['a.json'], mainSession: ['.claude/policies.yaml'] });
+    const packOnly = compiled(build({ 'p.yaml': lines('version: 1', 'include: [inc.yaml]'), 'inc.yaml': lines('version: 1', 'settings:', '  self_protection: { except: [x] }') }));
+    expect(packOnly.settings.selfProtection).toEqual({ except: [], mainSession: [] });
   });
 
   test('webhook defaults', () => {

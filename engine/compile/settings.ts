@@ -41,9 +41,18 @@ export function compileSettings(files: readonly LoadedFile[]): SettingsResult {
       bypasses,
       log: compileLog(ordered),
       deadlineMs: typeof deadline === 'number' ? deadline : 5000,
+      selfProtection: compileSelfProtection(files),
     },
     bypassOf,
   };
+}
+
+/** The top file's openings of self-protection: an included file (a pack) cannot open them. */
+function compileSelfProtection(files: readonly LoadedFile[]): { except: string[]; mainSession: string[] } {
+  const top = files.find((f) => f.root) ?? files[files.length - 1];
+  const raw = top && isObject(top.doc) && isObject(top.doc.settings) ? top.doc.settings.self_protection : undefined;
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((g): g is string => typeof g === 'string') : []);
+  return isObject(raw) ? { except: list(raw.except), mainSession: list(raw.main_session) } : { except: [], mainSession: [] };
 }
 
 function compileLog(ordered: readonly LoadedFile[]): CompiledLog {

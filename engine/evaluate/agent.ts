@@ -20,6 +20,19 @@ export function resolveAgent(agents: CompiledAgents, event: HookEvent): string |
   return agents.main ?? null;
 }
 
+/**
+ * True when the event names no agent in any identity field: the main session.
+ * @example isMainSession({ identity: ['agent_type'], ... }, { hook_event_name: 'PreToolUse' }) // true
+ */
+export function isMainSession(agents: CompiledAgents, event: HookEvent): boolean {
+  const identity = Array.isArray(agents.identity) ? agents.identity : [];
+  for (let i = 0; i < identity.length; i++) {
+    const raw = event[identity[i]];
+    if (typeof raw === 'string' && stripPrefix(raw, agents.stripPrefixes) !== '') return false;
+  }
+  return true;
+}
+
 function stripPrefix(name: string, prefixes: readonly string[] | undefined): string {
   if (!prefixes) return name;
   for (let i = 0; i < prefixes.length; i++) {

@@ -50,6 +50,9 @@ export function checkPrompts(rule: CompiledRule, scope: EventScope): Failure | n
  * @example checkAgents(rule, scope) // { condition: 'agents', detail: 'agent "ba" is not in [murdock]' }
  */
 export function checkAgents(rule: CompiledRule, scope: EventScope): Failure | null {
+  if (rule.actors !== undefined && (rule.actors === 'main') !== scope.mainSession) {
+    return { condition: 'agents', detail: rule.actors === 'main' ? 'the rule is for the main session only' : 'the rule is for agents other than the main session' };
+  }
   const agents = rule.agents;
   if (!agents) return null;
   const agent = scope.agent;

@@ -57,6 +57,8 @@ export class EventScope {
     readonly ctx: EvaluationContext,
     /** The policy's deadline_ms, the time budget of each expression (0 = none). */
     readonly deadlineMs = 0,
+    /** The event names no agent in any identity field (built-in rules' `actors`). */
+    readonly mainSession = agent === null,
   ) {
     this.eventName = typeof event.hook_event_name === 'string' ? event.hook_event_name : '';
     this.tool = typeof event.tool_name === 'string' ? event.tool_name : null;

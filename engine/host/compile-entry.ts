@@ -5,7 +5,9 @@
 import { buildPolicy } from '../build-policy';
 import { firstDefined, precedenceOrder } from '../compile/precedence';
 import type { CompiledPolicy, Diagnostic, LoadedFile } from '../types';
+import { withSelfProtection, type SelfProtectionFacts } from '../self-protection';
 import { createFsReader, defaultPackDir } from './fs-reader';
+import { selfProtectionFacts } from './self-protection-facts';
 import type { SourceHash } from './sources';
 
 export interface CompileResult {
@@ -18,13 +20,25 @@ export interface CompileResult {
 }
 
 /**
- * Loads, validates and compiles the policy rooted at `roots`.
- * @example compilePolicyFiles(['/p/.claude/policies.yaml']).policy?.rules.length // 3
+ * Loads, validates and compiles the policy rooted at `roots`; with `facts` (what the
+ * runner, explain, test, init and serve pass), the built-in self-protection rules follow
+ * the team's (engine/self-protection.ts).
+ * @example compilePolicyFiles(['/p/.claude/policies.yaml'], undefined, selfProtectionFacts(process.env)).policy?.rules.at(-1)?.id // 'hookpolicy-self-protection'
  */
-export function compilePolicyFiles(roots: string[], packDir: string = defaultPackDir()): CompileResult {
+export function compilePolicyFiles(roots: string[], packDir: string = defaultPackDir(), facts?: SelfProtectionFacts): CompileResult {
   const reader = createFsReader(packDir);
   const { policy, diagnostics, files } = buildPolicy(roots, reader);
-  return { policy, diagnostics, sources: reader.sources(), declaredOnError: declaredOnError(files) };
+  const guarded = policy && facts ? withSelfProtection(policy, facts) : policy;
+  return { policy: guarded, diagnostics, sources: reader.sources(), declaredOnError: declaredOnError(files) };
+}
+
+/**
+ * compilePolicyFiles with the built-in self-protection rules, the facts read from `env`
+ * (the runner's cache miss and every command that answers as the runner does).
+ * @example compileGuarded(['/p/.claude/policies.yaml'], process.env, '/p')
+ */
+export function compileGuarded(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string): CompileResult {
+  return compilePolicyFiles(roots, defaultPackDir(), selfProtectionFacts(env, projectRoot));
 }
 
 /** A broken policy that says `on_error: closed` still fails closed, even on a cold cache. */

@@ -27,6 +27,8 @@ export interface CachedArtefact {
 /** The slow path, loaded lazily (dist/compile.cjs). */
 export interface PolicyCompiler {
   compilePolicyFiles(roots: string[]): CompileResult;
+  /** The same with the built-in self-protection rules (dist/compile.cjs has it; test compilers may not). */
+  compileGuarded?(roots: string[], env: Readonly<Record<string, string | undefined>>): CompileResult;
 }
 
 export interface LoadPolicyOptions {
@@ -85,7 +87,8 @@ export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
     return { policy: null, diagnostics: failed.diagnostics, warnings, fromCache: true, lastOnError, sources: failed.sources, declaredOnError: failed.declaredOnError ?? null };
   }
 
-  const built = options.compiler().compilePolicyFiles(options.roots);
+  const compiler = options.compiler();
+  const built = compiler.compileGuarded ? compiler.compileGuarded(options.roots, options.env) : compiler.compilePolicyFiles(options.roots);
   const sources = fingerprintSources(built.sources, hash, now());
   if (built.policy) {
     const errors = storeArtefact(dirs, name, { engine, roots: options.roots, sources, policy: built.policy });

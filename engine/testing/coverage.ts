@@ -5,6 +5,7 @@
  */
 import type { CompiledPolicy, Decision } from '../types';
 import type { CoverageReport, RuleCoverage } from './types';
+import { isBuiltInRule } from '../self-protection';
 
 /** Accumulated coverage; create with createCoverage(). */
 export interface CoverageTally {
@@ -20,11 +21,13 @@ function keyOf(file: string, id: string): string {
 }
 
 /**
- * Registers every rule of a policy (so a rule no case reaches still shows up).
- * @example addPolicyRules(tally, policy) // tally.rules.size === policy.rules.length
+ * Registers every rule of a policy (so a rule no case reaches still shows up), but the
+ * built-in ones, which the team's suites owe no case.
+ * @example addPolicyRules(tally, policy) // tally.rules.size === the team's rules
  */
 export function addPolicyRules(tally: CoverageTally, policy: CompiledPolicy): void {
   for (const rule of policy.rules) {
+    if (isBuiltInRule(rule)) continue;
     const key = keyOf(rule.source.file, rule.id);
     if (!tally.rules.has(key)) tally.rules.set(key, { id: rule.id, source: rule.source, exercised: 0, decided: 0 });
   }

@@ -118,11 +118,13 @@ describe('policy init (project scope)', () => {
     const written = p.read('.claude/settings.json');
     expect(JSON.parse(written)).toEqual({
       model: 'opus',
-      permissions: { allow: ['Bash(git status)'] },
+      // Claude Code's own deny rules for hookpolicy's files (engine/init/permissions.ts).
+      permissions: { allow: ['Bash(git status)'], deny: expect.arrayContaining(['Edit(/.claude/policies.yaml)', 'Edit(/.claude/settings.json)', 'Edit(/node_modules/hookpolicy/**)', 'Edit(~/.claude/settings.json)']) },
       hooks: {
         PreToolUse: [
           { matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] },
-          { matcher: '^(?:Write|Edit|Bash)$|^mcp__playwright__.*$', hooks: [shared()] },
+          // The built-in self-protection rule adds every writing tool (engine/self-protection.ts).
+          { matcher: '^(?:Write|Edit|Bash|MultiEdit|NotebookEdit|PowerShell)$|^mcp__playwright__.*$', hooks: [shared()] },
         ],
         Notification: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
         SessionStart: [{ matcher: 'startup', hooks: [shared()] }],
@@ -165,15 +167,16 @@ describe('policy init (project scope)', () => {
   });
 
   it('--check: 0 in sync, 1 with each drift listed', () => {
-    expect(policy(p, 'init', '--check', '--scope', 'project').code).toBe(0);
+    const synced = policy(p, 'init', '--check', '--scope', 'project');
+    expect([synced.code, synced.stdout]).toEqual([0, expect.stringContaining('in sync')]);
     p.write('.claude/policies.yaml', `${POLICY}  - id: prompt\n    on: UserPromptSubmit\n    block: "no"\n`);
     const r = policy(p, 'init', '--check');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('drift: UserPromptSubmit: no runner entry, so rules prompt never run');
-    p.write('.claude/policies.yaml', POLICY.replace('tools: Write|Edit', 'tools: Write|Edit|MultiEdit'));
+    p.write('.claude/policies.yaml', POLICY.replace('tools: Write|Edit', 'tools: Write|Edit|Read'));
     const r2 = policy(p, 'init', '--check');
     expect(r2.code).toBe(1);
-    expect(r2.stdout).toContain('drift: PreToolUse: rule no-env-writes needs tool "MultiEdit", which no runner entry receives');
+    expect(r2.stdout).toContain('drift: PreToolUse: rule no-env-writes needs tool "Read", which no runner entry receives');
     p.write('.claude/policies.yaml', POLICY);
   });
 
@@ -231,7 +234,11 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
     const p = project({ 'team.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
     expect(policy(p, 'init', '--scope', 'user', '--config', 'team.yaml').code).toBe(0);
     const settings = JSON.parse(fs.readFileSync(path.join(p.home, '.claude', 'settings.json'), 'utf8'));
-    expect(settings).toEqual({ hooks: { Stop: [{ hooks: [runner(['--config', p.file('team.yaml')])] }] } });
+    const personal = runner(['--config', p.file('team.yaml')]);
+    expect(settings).toEqual({
+      hooks: { PreToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell', hooks: [personal] }], Stop: [{ hooks: [personal] }] },
+      permissions: { deny: expect.arrayContaining([`Edit(/${p.file('team.yaml')})`, 'Edit(~/.claude/settings.json)']) },
+    });
   });
 
   it('--plugin DIR makes a plugin: hooks/hooks.json through ${CLAUDE_PLUGIN_ROOT}, a manifest, a README, a marketplace entry', () => {
@@ -242,9 +249,10 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
     linkHookpolicy(p.file('plugins/team-policy'));
     expect(policy(p, 'init', '--plugin', 'plugins/team-policy').code).toBe(0);
     const inPlugin = ['${CLAUDE_PLUGIN_ROOT}/node_modules/hookpolicy/bin/policy.cjs', 'hook', '--config', '${CLAUDE_PLUGIN_ROOT}/policies.yaml'];
+    const inPluginHook = { type: 'command', command: 'node', args: inPlugin, timeout: 10 };
     expect(JSON.parse(p.read('plugins/team-policy/hooks/hooks.json'))).toEqual({
       description: 'hookpolicy: Claude Code hooks answered by a declarative policy',
-      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'node', args: inPlugin, timeout: 10 }] }] },
+      hooks: { PreToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell', hooks: [inPluginHook] }], Stop: [{ hooks: [inPluginHook] }] },
     });
     expect(JSON.parse(p.read('plugins/team-policy/.claude-plugin/plugin.json'))).toMatchObject({ name: 'team-policy', version: '0.1.0' });
     expect(p.read('plugins/team-policy/README.md')).toMatch(/^# team-policy\n/);

@@ -137,7 +137,8 @@ describe('policy init --mode http', () => {
     expect(out).toContain('TeammateIdle stays a command hook: it blocks only with exit code 2');
     expect(out).toContain('policy serve --port 9123');
     const hooks = JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks;
-    expect(hooks.PreToolUse).toEqual([{ matcher: 'Write', hooks: [{ type: 'http', url: 'http://127.0.0.1:9123/policy-hook', timeout: expect.any(Number) }] }]);
+    // The built-in self-protection rule routes every writing tool (engine/self-protection.ts).
+    expect(hooks.PreToolUse).toEqual([{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell', hooks: [{ type: 'http', url: 'http://127.0.0.1:9123/policy-hook', timeout: expect.any(Number) }] }]);
     expect(hooks.SubagentStart[0].hooks[0]).toMatchObject({ type: 'http', url: 'http://127.0.0.1:9123/policy-hook' });
     expect(hooks.TeammateIdle[0].hooks[0]).toMatchObject({ type: 'command' });
     // Running init again, in either mode, replaces its own entries instead of adding to them.

@@ -1,0 +1,113 @@
+/**
+ * The guarded cannot switch off the guard: the built-in self-protection rule, through the
+ * built runner, as the confined agent would try it (issue 12, self-modification). Every
+ * writing tool, Bash's parsed writes included, for subagents and the main session; the
+ * team opens files path by path, and an included file cannot open any.
+ */
+import { makeProject, type TempProject } from '../support/run-hook';
+
+const TEAM = `version: 1
+include: [extra.yaml]
+settings:
+  log: { file: .claude/decisions.jsonl }
+rules:
+  - id: no-env
+    on: PreToolUse
+    tools: Write
+    paths: { deny: [".env"] }
+    deny: "no .env"
+`;
+const EXTRA = 'version: 1\nsettings:\n  self_protection: { except: [".claude/policies.yaml"] }\nrules: []\n';
+
+const write = (file: string, agent?: string) => ({
+  hook_event_name: 'PreToolUse', session_id: 's', cwd: '/', tool_name: 'Write',
+  tool_input: { file_path: file, content: 'rules: []\n' }, ...(agent ? { agent_id: 'a1', agent_type: agent } : {}),
+});
+const bash = (command: string, agent?: string) => ({
+  hook_event_name: 'PreToolUse', session_id: 's', cwd: '/', tool_name: 'Bash',
+  tool_input: { command }, ...(agent ? { agent_id: 'a1', agent_type: agent } : {}),
+});
+
+function decisionOf(project: TempProject, event: Record<string, unknown>): string | undefined {
+  const r = project.run({ ...event, cwd: project.dir });
+  return (r.json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput?.permissionDecision;
+}
+
+describe('self-protection through the runner', () => {
+  let project: TempProject;
+  beforeAll(() => {
+    project = makeProject(TEAM, { '.claude/extra.yaml': EXTRA, '.claude/settings.json': '{}\n' });
+  });
+  afterAll(() => project.remove());
+
+  it.each([
+    ['the policy file', '.claude/policies.yaml'],
+    ['an included policy file', '.claude/extra.yaml'],
+    ['the project settings', '.claude/settings.json'],
+    ['the local settings', '.claude/settings.local.json'],
+    ['the decision log', '.claude/decisions.jsonl'],
+    ['the installed package', 'node_modules/hookpolicy/dist/hook.cjs'],
+  ])('denies a subagent\'s Write to %s', (_name, file) => {
+    expect(decisionOf(project, write(project.file(file), 'lynch'))).toBe('deny');
+  });
+
+  it('denies the main session too, and names the file and the way out', () => {
+    const r = project.run({ ...write(project.file('.claude/settings.json')), cwd: project.dir });
+    expect(r.json).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringMatching(/^\.claude\/settings\.json is one of hookpolicy's own files .*settings\.self_protection\.$/),
+      },
+    });
+  });
+
+  it.each([
+    ['a redirection', 'echo \'{"disableAllHooks":true}\' > .claude/settings.local.json'],
+    ['sed -i on the policy', 'sed -i s/deny/warn/ .claude/extra.yaml'],
+    ['rm of the log', 'rm -f .claude/decisions.jsonl'],
+    ['a copy over the settings', 'cp /tmp/x .claude/settings.json'],
+  ])('denies a Bash write by %s', (_name, command) => {
+    expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
+  });
+
+  it('the cache folder the runner uses is protected too', () => {
+    expect(decisionOf(project, bash(`echo x > ${project.cacheDir}/poisoned.json`, 'murdock'))).toBe('deny');
+  });
+
+  it('an included file cannot open a path: only the top file\'s self_protection counts', () => {
+    expect(decisionOf(project, write(project.file('.claude/policies.yaml'), 'lynch'))).toBe('deny');
+  });
+
+  it('leaves ordinary writes, and commands that write nothing it protects, alone', () => {
+    expect(decisionOf(project, write(project.file('src/app.ts'), 'lynch'))).toBeUndefined();
+    expect(decisionOf(project, bash('npm test', 'murdock'))).toBeUndefined();
+    expect(decisionOf(project, bash('cat .claude/settings.json', 'murdock'))).toBeUndefined();
+  });
+});
+
+describe('self-protection openings', () => {
+  const OPENED = `version: 1
+settings:
+  self_protection:
+    except: [".claude/settings.local.json"]
+    main_session: [".claude/policies.yaml"]
+rules: []
+`;
+  let project: TempProject;
+  beforeAll(() => {
+    project = makeProject(OPENED);
+  });
+  afterAll(() => project.remove());
+
+  it('except: any agent may write the path', () => {
+    expect(decisionOf(project, write(project.file('.claude/settings.local.json'), 'lynch'))).toBeUndefined();
+    expect(decisionOf(project, write(project.file('.claude/settings.local.json')))).toBeUndefined();
+  });
+
+  it('main_session: the main session may write the path, a subagent still may not', () => {
+    expect(decisionOf(project, write(project.file('.claude/policies.yaml')))).toBeUndefined();
+    expect(decisionOf(project, write(project.file('.claude/policies.yaml'), 'lynch'))).toBe('deny');
+    expect(decisionOf(project, write(project.file('.claude/settings.json')))).toBe('deny');
+  });
+});
