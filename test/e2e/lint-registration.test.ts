@@ -49,3 +49,16 @@ describe('policy lint: how the project registers the runner', () => {
     ]);
   });
 });
+
+describe('the policy-not-found example of docs/diagnostics.md', () => {
+  it('is what lint prints for a file that does not exist (the project folder shown as /work/app)', () => {
+    const dir = project();
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'diagnostics.md'), 'utf8');
+    const section = doc.split(/^## /m).find((s) => s.startsWith('policy-not-found\n')) ?? '';
+    const example = /```console\n\$ policy (.*)\n([\s\S]*?)```/.exec(section);
+    expect(example).not.toBeNull();
+    const r = policy(dir, ...example![1].split(' '));
+    expect(r.code).toBe(1);
+    expect(r.stdout.split(dir).join('/work/app')).toBe(example![2]);
+  });
+});
