@@ -177,6 +177,7 @@ function storeCodeCache(dirs, entry, kinds) {
     const file = path.join(dir, `${entry.name}.cache`);
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (!ownFolder(dir)) continue; // made by someone else meanwhile
       writeAtomically(file, data);
       writeAtomically(path.join(dir, `${entry.name}.kinds`), kinds.map((k) => `${k}\n`).join(''));
       entry.stored = file;
@@ -233,7 +234,23 @@ const cacheDirs = (function cacheDirs(env) {
   if (!windows && tmp.length > 1 && tmp.endsWith('/')) tmp = tmp.slice(0, -1);
   const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
   const fallback = path.join(tmp, `hookpolicy-${user}`);
-  return primary === fallback ? [primary] : [primary, fallback];
+  return (primary === fallback ? [primary] : [primary, fallback]).filter(ownFolder);
+});
+
+/**
+ * True when a code-cache folder is this user's alone (or not there yet): compiled code
+ * read from a folder another user can write would run as this runner. The policy cache
+ * checks the same and more in engine/host/cache-trust.ts.
+ */
+const ownFolder = (function ownFolder(dir) {
+  if (typeof process.getuid !== 'function') return true;
+  let st;
+  try {
+    st = fs.lstatSync(dir);
+  } catch {
+    return true;
+  }
+  return st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o022) === 0;
 });
 
 /** A short, stable name for one installed bundle (FNV-1a, no crypto needed). */

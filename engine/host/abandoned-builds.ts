@@ -8,6 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { cacheStem, listFolder, olderThan, POLICY_CACHE_FILE, removeCacheFile } from './cache-store';
+import { unsealed } from './cache-trust';
 
 /** How long the files of a build whose roots are gone are kept after their last write. */
 export const ABANDONED_BUILD_GRACE_MS = 30 * 24 * 3600 * 1000;
@@ -70,7 +71,7 @@ function recordedRoots(file: string): string[] | null | undefined {
     return undefined;
   }
   try {
-    const roots = (JSON.parse(text) as { roots?: unknown }).roots;
+    const roots = (JSON.parse(unsealed(text) ?? text) as { roots?: unknown }).roots;
     return Array.isArray(roots) && roots.length > 0 && roots.every((r) => typeof r === 'string') ? roots : null;
   } catch {
     return null;

@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import type * as os from 'os';
 import * as path from 'path';
+import { cacheFolderDistrust, sealed, unsealed } from './cache-trust';
 
 /**
  * Cache folders in order of preference: $HOOKPOLICY_CACHE_DIR, else
@@ -152,10 +153,22 @@ function fnv1a(text: string, basis: number): string {
   return h.toString(16).padStart(8, '0');
 }
 
+const problems: Array<{ file: string; problem: string }> = [];
+
+/**
+ * The cache files met since the last call that were not used, and why (a folder others can
+ * write, content that does not match its seal), for the caller to report; each is rebuilt.
+ * @example takeCacheProblems() // [{ file: '/c/ab.view.12.json', problem: 'its content does not match its seal' }]
+ */
+export function takeCacheProblems(): Array<{ file: string; problem: string }> {
+  return problems.splice(0);
+}
+
 /**
  * The text of every cache file named `name` in `dirs`, in order of preference, read as
  * the caller goes: one that stops at the first good file never touches the next folders
- * (a missing file costs an exception, ~0.3 ms the first time in a process).
+ * (a missing file costs an exception, ~0.3 ms the first time in a process). Only files in
+ * folders this user alone can write, whose content matches their seal (cache-trust.ts).
  */
 export function* readCacheFiles(dirs: readonly string[], name: string): Generator<{ file: string; text: string }> {
   for (const dir of dirs) {
@@ -167,7 +180,17 @@ export function* readCacheFiles(dirs: readonly string[], name: string): Generato
       // Missing or unreadable: a plain cache miss.
       continue;
     }
-    yield { file, text };
+    const distrust = cacheFolderDistrust(dir);
+    if (distrust) {
+      problems.push({ file, problem: `not used: ${distrust}` });
+      continue;
+    }
+    const body = unsealed(text);
+    if (body === null) {
+      problems.push({ file, problem: 'not used: its content does not match its seal (changed outside hookpolicy)' });
+      continue;
+    }
+    yield { file, text: body };
   }
 }
 
@@ -180,9 +203,14 @@ export function writeCacheFile(dirs: readonly string[], name: string, text: stri
   for (const dir of dirs) {
     const file = path.join(dir, name);
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    const distrust = cacheFolderDistrust(dir);
+    if (distrust) {
+      errors.push(`${dir} is not used: ${distrust}`);
+      continue;
+    }
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(tmp, text, { mode: 0o600 });
+      fs.writeFileSync(tmp, sealed(text), { mode: 0o600 });
       fs.renameSync(tmp, file);
       return { file };
     } catch (e) {

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { cacheDirectories, cacheFileName } from './cache-store';
 import { compilePolicyFiles } from './compile-entry';
 import { loadPolicy, loadPolicyForEvent, type PolicyCompiler } from './policy-cache';
+import { sealed, unsealed } from './cache-trust';
 
 let dir: string;
 let cacheDir: string;
@@ -53,7 +54,7 @@ it('rebuilds when a source file disappears', () => {
   fs.rmSync(path.join(dir, 'extra.yaml'));
   const after = load();
   expect(after.fromCache).toBe(false);
-  expect(after.policy).toBeNull();
+  expect(after.policy?.broken?.map((b) => b.kind)).toEqual(['file']); // the root, whose include is gone, is left out
   expect(after.diagnostics.map((d) => d.code)).toContain('include-not-found');
 });
 
@@ -99,7 +100,7 @@ it('keys artefacts by engine version and roots', () => {
 it('remembers on_error of the last good artefact when the policy breaks', () => {
   fs.writeFileSync(path.join(dir, 'extra.yaml'), extra('first', 'closed'));
   expect(load().lastOnError).toBeNull();
-  fs.writeFileSync(path.join(dir, 'extra.yaml'), 'version: 1\nrules: [oops\n');
+  fs.writeFileSync(root(), 'version: 1\ninclude: [./extra.yaml]\nrules: [oops\n');
   const broken = load();
   expect(broken.policy).toBeNull();
   expect(broken.lastOnError).toBe('closed');
@@ -118,7 +119,8 @@ describe('cacheDirectories', () => {
 });
 
 describe('a policy that does not build', () => {
-  const broken = 'version: 1\nrules:\n  - { id: x, on: Stop }\n';
+  // A settings error fails the whole policy (a broken rule would only be left out).
+  const broken = 'version: 1\nsettings: { deadline_ms: soon }\nrules:\n  - { id: x, on: Stop, block: y }\n';
 
   it('is remembered until a file it read changes, with the same diagnostics', () => {
     fs.writeFileSync(path.join(dir, 'extra.yaml'), broken);
@@ -190,14 +192,14 @@ describe('loadPolicyForEvent (the runner\'s views)', () => {
     expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['a-bash']);
 
     const head = cacheFiles().find((f) => f.includes('.head.')) as string;
-    const text = JSON.parse(fs.readFileSync(path.join(cacheDir, head), 'utf8'));
-    fs.writeFileSync(path.join(cacheDir, head), JSON.stringify({ ...text, build: 'another-build' }));
+    const text = JSON.parse(unsealed(fs.readFileSync(path.join(cacheDir, head), 'utf8')) as string);
+    fs.writeFileSync(path.join(cacheDir, head), sealed(JSON.stringify({ ...text, build: 'another-build' })));
     const foreign = forEvent('PreToolUse', 'Bash');
     expect([foreign.fromCache, foreign.policy?.rules.map((r) => r.id), builds]).toEqual([true, ['a-bash', 'a-write', 'a-stop'], 1]);
   });
 
   it('a policy that does not build is reported as by loadPolicy', () => {
-    fs.writeFileSync(root(), 'version: 1\nrules:\n  - { id: x, on: Stop }\n');
+    fs.writeFileSync(root(), 'version: 1\nsettings: { deadline_ms: soon }\n');
     const r = forEvent('Stop', null);
     expect([r.policy, r.diagnostics.some((d) => d.severity === 'error')]).toEqual([null, true]);
   });

@@ -8,7 +8,7 @@ import { diagnostic } from '../diagnostics';
 import type { CompiledPolicy, Diagnostic } from '../types';
 import * as path from 'path';
 import { removeAbandonedBuilds } from './abandoned-builds';
-import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherBuilds, writeCacheFile } from './cache-store';
+import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherBuilds, takeCacheProblems, writeCacheFile } from './cache-store';
 import type { CompileResult } from './compile-entry';
 import { ENGINE_VERSION } from './engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
@@ -80,11 +80,11 @@ export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
     if (!check.fresh) continue;
     // Fingerprints that can now be trusted are written back once, so later events skip hashing.
     if (check.refreshed) writeCacheFile(dirs, name, JSON.stringify({ ...artefact, sources: check.refreshed }));
-    return { policy: artefact.policy, diagnostics: [], warnings, fromCache: true, lastOnError, sources: check.refreshed ?? artefact.sources };
+    return reported({ policy: artefact.policy, diagnostics: [], warnings, fromCache: true, lastOnError, sources: check.refreshed ?? artefact.sources });
   }
   const failed = readFailedBuild(dirs, name, engine, options.roots);
   if (failed && checkSources(failed.sources, hash, now()).fresh) {
-    return { policy: null, diagnostics: failed.diagnostics, warnings, fromCache: true, lastOnError, sources: failed.sources, declaredOnError: failed.declaredOnError ?? null };
+    return reported({ policy: null, diagnostics: failed.diagnostics, warnings, fromCache: true, lastOnError, sources: failed.sources, declaredOnError: failed.declaredOnError ?? null });
   }
 
   const compiler = options.compiler();
@@ -97,7 +97,7 @@ export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
   } else if (cacheableFailure(built.diagnostics)) {
     writeFailedBuild(dirs, name, { engine, roots: options.roots, sources, diagnostics: built.diagnostics, declaredOnError: built.declaredOnError ?? null });
   }
-  return { policy: built.policy, diagnostics: built.diagnostics, warnings, fromCache: false, lastOnError, sources, declaredOnError: built.declaredOnError ?? null };
+  return reported({ policy: built.policy, diagnostics: built.diagnostics, warnings, fromCache: false, lastOnError, sources, declaredOnError: built.declaredOnError ?? null });
 }
 
 /**
@@ -123,7 +123,7 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
     if (view === undefined) break;
     if (check.refreshed) writeHead(dirs, name, { ...head, sources: check.refreshed });
     const sources = check.refreshed ?? head.sources;
-    return { policy: policyFromView(head.policy, view), diagnostics: [], warnings, fromCache: true, lastOnError: head.policy.settings.onError, sources };
+    return reported({ policy: policyFromView(head.policy, view), diagnostics: [], warnings, fromCache: true, lastOnError: head.policy.settings.onError, sources });
   }
   const loaded = loadPolicy(options);
   // A fresh full artefact without views (they were removed, or a concurrent build replaced them): write them again.
@@ -159,6 +159,14 @@ export function lastArtefact(
 ): CachedArtefact | null {
   const dirs = cacheDirectories(env);
   return readArtefacts(dirs, cacheFileName(roots, engineVersion), engineVersion).artefacts[0] ?? null;
+}
+
+/** The result with every cache file left unused on the way (an untrusted folder, a broken seal) as a cache-error warning. */
+function reported(result: LoadPolicyResult): LoadPolicyResult {
+  const problems = takeCacheProblems();
+  if (problems.length === 0) return result;
+  const found = problems.map((p) => diagnostic('cache-error', `a policy cache file was ${p.problem}; rebuilding it`, { file: p.file }));
+  return { ...result, warnings: [...result.warnings, ...found] };
 }
 
 function readArtefacts(dirs: string[], name: string, engine: string): { artefacts: CachedArtefact[]; warnings: Diagnostic[] } {

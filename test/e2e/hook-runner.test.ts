@@ -8,6 +8,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
+import { unsealed } from '../../engine/host/cache-trust';
 
 const repo = path.join(__dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'policy.cjs');
@@ -216,7 +217,7 @@ describe('the compiled-policy cache', () => {
     const files = policyCacheFiles();
     const whole = files.filter((f) => /^[0-9a-f]+\.json$/.test(f));
     expect([whole.length, files.filter((f) => f.endsWith('.head.json')).length]).toEqual([1, 1]);
-    expect(JSON.parse(fs.readFileSync(path.join(cacheDir, whole[0]), 'utf8')).policy.rules.map((r: { id: string }) => r.id)).toEqual(['no-env-writes', 'hookpolicy-self-protection']);
+    expect(JSON.parse(unsealed(fs.readFileSync(path.join(cacheDir, whole[0]), 'utf8')) as string).policy.rules.map((r: { id: string }) => r.id)).toEqual(['no-env-writes', 'hookpolicy-self-protection']);
   });
 
   it("a build removes a deleted project's cache files once they are a month old", async () => {
@@ -246,7 +247,7 @@ describe('the compiled-policy cache', () => {
       // A corrupt head is reported; a corrupt view is rewritten without a word.
       if (kind === '.head.json') expect(run.stderr).toMatch(/warning cache-error/);
       expect((await hook(writeEvent(root, '.env'), { env })).stderr).toBe('');
-      expect(JSON.parse(fs.readFileSync(path.join(cacheDir, cacheFile), 'utf8'))).toBeTruthy();
+      expect(JSON.parse(unsealed(fs.readFileSync(path.join(cacheDir, cacheFile), 'utf8')) as string)).toBeTruthy();
     }
   });
 });

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt, inPool, makeSandbox, responseProblems, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
+import { unsealed } from '../../engine/host/cache-trust';
 
 beforeAll(() => ensureBuilt(), 120_000);
 
@@ -147,7 +148,7 @@ describe('a policy rewritten while runners read it', () => {
       if (mode === 'rename') expect(counts['policy-error']).toBe(0);
       // Whatever the cache holds now is whole, and the runner agrees with the file on disk.
       for (const name of fs.readdirSync(box.cacheDir).filter((n) => n.endsWith('.json'))) {
-        expect(() => JSON.parse(fs.readFileSync(path.join(box.cacheDir, name), 'utf8'))).not.toThrow();
+        expect(() => JSON.parse(unsealed(fs.readFileSync(path.join(box.cacheDir, name), 'utf8')) as string)).not.toThrow();
       }
       const settled = await spawnHook(event, { projectDir: box.dir, cacheDir: box.cacheDir });
       const final = fs.readFileSync(file, 'utf8') === A ? 'A' : 'B';

@@ -1,0 +1,57 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { cacheFolderDistrust, forgetFolderVerdicts, sealed, unsealed } from './cache-trust';
+
+describe('cache seals', () => {
+  it('gives back what was sealed, and nothing for an edited body or a missing seal', () => {
+    const text = sealed('{"outcome":"deny"}');
+    expect(unsealed(text)).toBe('{"outcome":"deny"}');
+    expect(unsealed(text.replace('deny', 'warn'))).toBeNull();
+    expect(unsealed('{"outcome":"deny"}')).toBeNull();
+    expect(unsealed(`${text.split('\n')[0]}`)).toBeNull();
+  });
+});
+
+const posix = process.platform !== 'win32' && typeof process.getuid === 'function';
+
+(posix ? describe : describe.skip)('cache folders', () => {
+  let base: string;
+  beforeEach(() => {
+    forgetFolderVerdicts();
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-trust-')));
+  });
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  it('trusts a folder of this user that only this user writes, and one not made yet', () => {
+    fs.mkdirSync(path.join(base, 'c'), { mode: 0o700 });
+    expect(cacheFolderDistrust(path.join(base, 'c'))).toBeNull();
+    expect(cacheFolderDistrust(path.join(base, 'later', 'c'))).toBeNull();
+  });
+
+  it('refuses a folder others can write, and one under a folder others can write that is not sticky', () => {
+    const open = path.join(base, 'open');
+    fs.mkdirSync(open);
+    fs.chmodSync(open, 0o777);
+    expect(cacheFolderDistrust(open)).toMatch(/can be written by other users \(mode 777\)/);
+    fs.mkdirSync(path.join(open, 'c'), { mode: 0o700 });
+    forgetFolderVerdicts();
+    expect(cacheFolderDistrust(path.join(open, 'c'))).toMatch(/open can be written by other users/);
+    fs.chmodSync(open, 0o1777); // sticky, like /tmp: others cannot replace what is ours
+    forgetFolderVerdicts();
+    expect(cacheFolderDistrust(path.join(open, 'c'))).toBeNull();
+  });
+
+  (process.getuid?.() === 0 ? it : it.skip)('refuses a folder owned by another user (as root: chown)', () => {
+    const theirs = path.join(base, 'theirs');
+    fs.mkdirSync(theirs, { mode: 0o700 });
+    fs.chownSync(theirs, 4242, 4242);
+    expect(cacheFolderDistrust(theirs)).toMatch(/owned by another user \(uid 4242\)/);
+  });
+
+  it('refuses a symbolic link in place of the folder', () => {
+    fs.mkdirSync(path.join(base, 'real'), { mode: 0o700 });
+    fs.symlinkSync(path.join(base, 'real'), path.join(base, 'link'));
+    expect(cacheFolderDistrust(path.join(base, 'link'))).toMatch(/is a symbolic link/);
+  });
+});

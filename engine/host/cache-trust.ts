@@ -1,0 +1,118 @@
+/**
+ * What makes a cache file usable: it lives in a folder only this user can write (owned by
+ * this user, not group- or world-writable, every folder above it owned by this user or
+ * root and, when others may write it, sticky like /tmp), and its content matches the seal
+ * it was written with. A file that fails either is reported, never used, and rebuilt.
+ *
+ * The seal is a check of content, not a signature: a process of the same user can write a
+ * consistent file (docs/reliability.md, the threat model). It turns an edit that forgets
+ * it (a `sed -i` on a cached policy) into a rebuild instead of a silent change.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+const SEAL = '//hookpolicy-seal ';
+
+/** 64-bit FNV-1a of the text's UTF-16 code units (two 32-bit lanes), as 16 hex digits. */
+function contentHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
+
+/**
+ * The text with its seal line in front.
+ * @example sealed('{"a":1}') // '//hookpolicy-seal 3f0c...\n{"a":1}'
+ */
+export function sealed(body: string): string {
+  return `${SEAL}${contentHash(body)}\n${body}`;
+}
+
+/**
+ * The body of a sealed text, or null when the seal is missing or does not match.
+ * @example unsealed(sealed('x')) // 'x'
+ */
+export function unsealed(text: string): string | null {
+  if (!text.startsWith(SEAL)) return null;
+  const end = text.indexOf('\n');
+  if (end < 0) return null;
+  const body = text.slice(end + 1);
+  return text.slice(SEAL.length, end) === contentHash(body) ? body : null;
+}
+
+const trusted = new Map<string, string | null>();
+
+/**
+ * Why `dir` may not hold caches (another user could write them), or null when it may. A
+ * folder that does not exist yet is judged by the folders above it. Remembered per process.
+ * @example folderDistrust('/tmp/hookpolicy-1000') // 'it is owned by another user (uid 1001)'
+ */
+export function folderDistrust(dir: string): string | null {
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return null;
+  const known = trusted.get(dir);
+  if (known !== undefined) return known;
+  const verdict = judge(path.resolve(dir), process.getuid());
+  trusted.set(dir, verdict);
+  return verdict;
+}
+
+function judge(dir: string, uid: number): string | null {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(dir);
+  } catch {
+    const parent = path.dirname(dir);
+    return parent === dir ? null : judge(parent, uid);
+  }
+  if (st.isSymbolicLink()) return `${dir} is a symbolic link`;
+  if (!st.isDirectory()) return `${dir} is not a folder`;
+  const others = (st.mode & 0o022) !== 0;
+  const sticky = (st.mode & 0o1000) !== 0;
+  if (st.uid !== uid && st.uid !== 0) return `${dir} is owned by another user (uid ${st.uid})`;
+  if (others && !sticky) return `${dir} can be written by other users (mode ${(st.mode & 0o7777).toString(8)})`;
+  // The folder that holds the cache files themselves must be this user's alone.
+  return parentsTrusted(dir, uid);
+}
+
+function parentsTrusted(dir: string, uid: number): string | null {
+  const parent = path.dirname(dir);
+  if (parent === dir) return null;
+  try {
+    const st = fs.statSync(parent);
+    const others = (st.mode & 0o022) !== 0;
+    if (st.uid !== uid && st.uid !== 0) return `${parent} is owned by another user (uid ${st.uid})`;
+    if (others && (st.mode & 0o1000) === 0) return `${parent} can be written by other users (mode ${(st.mode & 0o7777).toString(8)})`;
+  } catch {
+    return null;
+  }
+  return parentsTrusted(parent, uid);
+}
+
+/**
+ * Why the folder that holds cache files is not this user's alone, or null. Stricter than
+ * folderDistrust for the folder itself: owned by this user, writable by nobody else.
+ * @example cacheFolderDistrust('/tmp') // '/tmp is owned by another user (uid 0)'
+ */
+export function cacheFolderDistrust(dir: string): string | null {
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return null;
+  try {
+    const st = fs.lstatSync(dir);
+    if (st.isDirectory() && !st.isSymbolicLink()) {
+      if (st.uid !== process.getuid()) return `${dir} is owned by another user (uid ${st.uid})`;
+      if ((st.mode & 0o022) !== 0) return `${dir} can be written by other users (mode ${(st.mode & 0o7777).toString(8)})`;
+    }
+  } catch {
+    // Not there yet: made with mode 0700 when first written.
+  }
+  return folderDistrust(dir);
+}
+
+/** Forgets what was judged (tests change folders under a running process). */
+export function forgetFolderVerdicts(): void {
+  trusted.clear();
+}
