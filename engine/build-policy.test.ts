@@ -41,15 +41,18 @@ describe('buildPolicy on fixtures', () => {
 
   const broken = fs.readdirSync(path.join(FIXTURES, 'broken')).filter((f) => f.endsWith('.yaml')).sort();
 
-  test.each(broken)('broken/%s reports what its first line expects', (name) => {
+  test.each(broken)('broken/%s reports what its first line expects, and leaves out what its second says', (name) => {
     const file = `broken/${name}`;
-    const header = fs.readFileSync(path.join(FIXTURES, file), 'utf8').split('\n')[0];
+    const [header, outcome] = fs.readFileSync(path.join(FIXTURES, file), 'utf8').split('\n');
     const [, code, line, column, hint] = /^# expect: (\S+) (\d+):(\d+)(?: (.*))?$/.exec(header) ?? [];
     const result = buildPolicy([file], fixtureReader);
-    expect(result.policy).toBeNull();
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     expect(errors.map((d) => `${d.code} ${d.file}:${d.line}:${d.column}`)).toEqual([`${code} ${file}:${line}:${column}`]);
     if (hint) expect(errors[0].hint).toBe(hint);
+    const broken = result.policy?.broken?.map((b) => `leaves out ${b.kind} ${b.name}`) ?? ['no policy'];
+    expect(`# result: ${broken.join(', ')}`).toBe(outcome);
+    // What is left out carries the same diagnostics.
+    if (result.policy) expect(result.policy.broken?.flatMap((b) => b.diagnostics)).toEqual(errors);
   });
 });
 
@@ -71,12 +74,101 @@ describe('buildPolicy', () => {
     expect(result.policy).toBeNull();
   });
 
-  test('a broken include fails the whole policy', () => {
+  test('a broken rule in an included file leaves out that rule only', () => {
     const result = buildPolicy(['p.yaml'], memoryReader({
       'p.yaml': 'version: 1\ninclude: [b.yaml]\nrules: [{ id: r, on: Stop, block: x }]\n',
-      'b.yaml': 'version: 1\nrules: [{ id: s, on: Stop }]\n',
+      'b.yaml': 'version: 1\nrules: [{ id: s, on: Stop }, { id: t, on: SubagentStop, block: y }]\n',
     }));
-    expect(result.policy).toBeNull();
     expect(result.diagnostics.map((d) => `${d.code} ${d.file}`)).toEqual(['outcome-missing b.yaml']);
+    expect(result.policy?.rules.map((r) => r.id)).toEqual(['t', 'r']);
+    expect(result.policy?.broken).toEqual([{
+      kind: 'rule', name: 's', source: { file: 'b.yaml', line: 2, column: 9 }, events: ['Stop'], tools: null, diagnostics: result.diagnostics,
+    }]);
   });
 });
+
+describe('buildPolicy: a broken rule next to the security-guard pack', () => {
+  const team = (...ruleLines: string[]) => [
+    'version: 1',
+    'include: [security-guard]',
+    'rules:',
+    '  - id: no-src-writes',
+    '    on: PreToolUse',
+    ...ruleLines,
+    '    deny: "not in src"',
+    '  - id: tests-pass',
+    '    on: Stop',
+    '    block: "run the tests"',
+    '',
+  ].join('\n');
+  const build = (text: string) => buildPolicy(['team.yaml'], memoryReader({ 'team.yaml': text, 'guard.yaml': PACK }, { 'security-guard': 'guard.yaml' }));
+
+  test('`tool:` for `tools:` leaves out that rule: the pack and the other rules keep enforcing', () => {
+    const result = build(team('    tool: Write', '    paths: { deny: ["src/**"] }'));
+    expect(result.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.column}`)).toEqual(['schema-unknown-key team.yaml:6:5']);
+    expect(result.policy?.rules.map((r) => r.id)).toEqual(['guard-env-files', 'tests-pass']);
+    expect(result.policy?.broken?.map((b) => [b.kind, b.name, b.events, b.tools])).toEqual([['rule', 'no-src-writes', ['PreToolUse'], null]]);
+  });
+
+  test('readable tools narrow what the broken rule could have judged', () => {
+    const result = build(team('    tools: Write|Edit', '    paths: { deny: ["src/[a"] }'));
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['invalid-glob']);
+    expect(result.policy?.broken?.[0].tools).toEqual({ names: ['Write', 'Edit'], patterns: [] });
+  });
+
+  test.each([
+    ['an unknown top-level key', 'rule: []', 'schema-unknown-key'],
+    ['a missing include', 'include: [./nowhere.yaml]', 'include-not-found'],
+  ])('%s in an included file leaves out that file; the root and the pack keep enforcing', (_name, line, code) => {
+    const result = buildPolicy(['team.yaml'], memoryReader({
+      'team.yaml': 'version: 1\ninclude: [security-guard, ./extra.yaml]\nrules: [{ id: r, on: Stop, block: x }]\n',
+      'extra.yaml': `version: 1\n${line}\nrules: [{ id: e, on: Stop, block: y }]\n`,
+      'guard.yaml': PACK,
+    }, { 'security-guard': 'guard.yaml' }));
+    expect(result.diagnostics.map((d) => d.code)).toEqual([code]);
+    expect(result.policy?.rules.map((r) => r.id)).toEqual(['guard-env-files', 'r']);
+    expect(result.policy?.broken?.map((b) => [b.kind, b.name, b.events, b.tools])).toEqual([['file', 'extra.yaml', null, null]]);
+  });
+
+  test('an included file that is not YAML is left out as a whole', () => {
+    const result = buildPolicy(['team.yaml'], memoryReader({
+      'team.yaml': 'version: 1\ninclude: [./extra.yaml]\nrules: [{ id: r, on: Stop, block: x }]\n',
+      'extra.yaml': 'version: 1\nrules: [oops\n',
+    }));
+    expect(result.policy?.rules.map((r) => r.id)).toEqual(['r']);
+    expect(result.policy?.broken?.map((b) => [b.kind, b.name, b.diagnostics[0].code])).toEqual([['file', 'extra.yaml', 'yaml-syntax']]);
+  });
+
+  test.each([
+    ['a root that is not YAML', 'version: 1\nrules: [oops\n', 'yaml-syntax'],
+    ['a root that is not a mapping', '- a\n', 'schema-type'],
+    ['a root without version', 'include: [security-guard]\n', 'schema-required'],
+    ['a root of another version', 'version: 2\ninclude: [security-guard]\n', 'schema-enum'],
+    ['a settings error', 'version: 1\ninclude: [security-guard]\nsettings: { on_error: clsed }\n', 'schema-enum'],
+    ['an agents error', 'version: 1\ninclude: [security-guard]\nagents: { roles: { a: [b], b: [a] } }\n', 'role-cycle'],
+    ['a bad redaction pattern', 'version: 1\ninclude: [security-guard]\nsettings: { log: { redact: ["(a"] } }\n', 'invalid-regex'],
+  ])('%s fails the whole policy', (_name, text, code) => {
+    const result = build(text);
+    expect(result.policy).toBeNull();
+    expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual([code]);
+  });
+
+  test('a settings error in an included file fails the whole policy too', () => {
+    const result = buildPolicy(['team.yaml'], memoryReader({
+      'team.yaml': 'version: 1\ninclude: [./extra.yaml]\n',
+      'extra.yaml': 'version: 1\nsettings: { deadline_ms: soon }\n',
+    }));
+    expect(result.policy).toBeNull();
+  });
+});
+
+const PACK = [
+  'version: 1',
+  'rules:',
+  '  - id: guard-env-files',
+  '    on: PreToolUse',
+  '    tools: Write|Edit',
+  '    paths: { deny: [".env"] }',
+  '    deny: "no secrets"',
+  '',
+].join('\n');

@@ -153,9 +153,11 @@ describe('compile diagnostics', () => {
       'invalid-template p.yaml:5:26', undefined],
   ])('%s', (_name, ruleLines, at, hint) => {
     const result = buildRules(...ruleLines);
-    expect(result.policy).toBeNull();
     expect(result.diagnostics.map(where)).toEqual([at]);
     if (hint) expect(result.diagnostics[0].hint).toBe(hint);
+    // The rule is left out, with the diagnostic.
+    expect(result.policy?.rules).toEqual([]);
+    expect(result.policy?.broken?.map((b) => [b.name, b.diagnostics.map(where)])).toEqual([['r', [at]]]);
   });
 
   test('a brace around a placeholder is text, not an unclosed placeholder', () => {
@@ -173,9 +175,11 @@ describe('compile diagnostics', () => {
       'p.yaml': lines('version: 1', 'include: [b.yaml]', 'rules:', '  - id: dup', '    on: Stop', '    block: x'),
       'b.yaml': lines('version: 1', 'rules:', '  - id: dup', '    on: Stop', '    block: y'),
     });
-    expect(result.policy).toBeNull();
     expect(result.diagnostics.map(where)).toEqual(['duplicate-rule-id p.yaml:4:9']);
     expect(result.diagnostics[0].hint).toBe('first used at b.yaml:3:9');
+    // The first keeps enforcing; the second is left out.
+    expect(result.policy?.rules.map((r) => [r.id, r.source.file])).toEqual([['dup', 'b.yaml']]);
+    expect(result.policy?.broken?.map((b) => [b.name, b.source])).toEqual([['dup', { file: 'p.yaml', line: 4, column: 5 }]]);
   });
 
   test('compile diagnostics are found even when another part of the file has a schema error', () => {
@@ -183,9 +187,89 @@ describe('compile diagnostics', () => {
     expect(result.diagnostics.map(where)).toEqual(['schema-unknown-key p.yaml:5:5', 'unknown-event p.yaml:8:9']);
   });
 
-  test('compilePolicy alone returns null with errors and the policy without', () => {
-    const loaded = loadPolicyFiles(['p.yaml'], memoryReader({ 'p.yaml': lines('version: 1', 'rules:', '  - { id: r, on: Nope, block: x }') }));
-    expect(compilePolicy(loaded.files)).toMatchObject({ policy: null, diagnostics: [{ code: 'unknown-event' }] });
+  test('compilePolicy alone leaves out a rule with errors, and fails on an error that breaks the policy', () => {
+    const loaded = loadPolicyFiles(['p.yaml'], memoryReader({ 'p.yaml': lines('version: 1', 'rules:', '  - { id: r, on: Nope, block: x }', '  - { id: s, on: Stop, block: y }') }));
+    const result = compilePolicy(loaded.files);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['unknown-event']);
+    expect(result.policy?.rules.map((r) => r.id)).toEqual(['s']);
+    expect(result.policy?.broken?.map((b) => [b.name, b.events])).toEqual([['r', null]]);
+    const cycle = loadPolicyFiles(['p.yaml'], memoryReader({ 'p.yaml': lines('version: 1', 'agents: { roles: { a: [b], b: [a] } }') }));
+    expect(compilePolicy(cycle.files)).toMatchObject({ policy: null, diagnostics: [{ code: 'role-cycle' }] });
+  });
+});
+
+describe('broken rules', () => {
+  const brokenOf = (...ruleLines: string[]) => compiled(buildRules(...ruleLines)).broken ?? [];
+
+  test('a policy without errors has no broken list', () => {
+    expect(compiled(buildRules('  - { id: r, on: Stop, block: x }')).broken).toBeUndefined();
+  });
+
+  test('a broken rule is left out; the rules after it keep their order and index', () => {
+    const policy = compiled(buildRules(
+      '  - { id: a, on: PreToolUse, tools: Write, deny: x }',
+      '  - { id: b, on: PreToolUse, tool: Write, deny: y }',
+      '  - { id: c, on: PreToolUse, tools: Bash, deny: z }',
+    ));
+    expect(policy.rules.map((r) => r.id)).toEqual(['a', 'c']);
+    expect(policy.index).toEqual(buildRuleIndex(policy.rules));
+    expect(policy.broken).toEqual([{
+      kind: 'rule',
+      name: 'b',
+      source: { file: 'p.yaml', line: 4, column: 5 },
+      events: ['PreToolUse'],
+      tools: null,
+      diagnostics: [expect.objectContaining({ code: 'schema-unknown-key', line: 4, column: 30 })],
+    }]);
+  });
+
+  test.each([
+    ['tools as written', ['  - { id: r, on: [PreToolUse, PostToolUse], tools: "Write|mcp__*", paths: { deny: ["[a"] }, deny: x }'],
+      ['PreToolUse', 'PostToolUse'], { names: ['Write'], patterns: [rx('^mcp__.*$')] }],
+    ['an unknown event: any event', ['  - { id: r, on: [Stop, PreTool], block: x }'], null, null],
+    ['no `on`: any event', ['  - { id: r, tools: Bash, deny: x }'], null, { names: ['Bash'], patterns: [] }],
+    ['`on` of the wrong type: any event', ['  - { id: r, on: { a: 1 }, block: x }'], null, null],
+    ['an error inside tools: any tool', ['  - { id: r, on: PreToolUse, tools: [Write, 5], deny: x }'], ['PreToolUse'], null],
+    ['`on` written twice: any event', ['  - id: r', '    on: Stop', '    on: SubagentStop', '    block: x'], null, null],
+  ])('what it could have judged: %s', (_name, ruleLines, events, tools) => {
+    expect(brokenOf(...ruleLines).map((b) => [b.events, b.tools])).toEqual([[events, tools]]);
+  });
+
+  test('a rule that is not a mapping, or has no id, is named by its place', () => {
+    expect(brokenOf('  - just text', '  - { on: Stop, block: x }').map((b) => [b.name, b.events])).toEqual([['rules[0]', null], ['rules[1]', ['Stop']]]);
+  });
+
+  test('every error of a rule is listed once, in order', () => {
+    const [b] = brokenOf('  - { id: r, on: Stop, bloc: x, when: "a and (", log: 1 }');
+    expect(b.diagnostics.map((d) => d.code)).toEqual(['schema-unknown-key', 'schema-type', 'invalid-expression']);
+  });
+
+  test('a file left out as a whole could have judged any event', () => {
+    const policy = compiled(build({
+      'p.yaml': lines('version: 1', 'include: [b.yaml]', 'rules: [{ id: r, on: Stop, block: x }]'),
+      'b.yaml': lines('version: 1', 'rulez: []', 'rules: [{ id: s, on: Stop, tools: Bash, block: y }, { id: t, on: Stop, blok: z }]'),
+    }));
+    expect(policy.rules.map((r) => r.id)).toEqual(['r']);
+    expect(policy.broken).toEqual([{
+      kind: 'file',
+      name: 'b.yaml',
+      source: { file: 'b.yaml', line: 2, column: 1 },
+      events: null,
+      tools: null,
+      diagnostics: [expect.objectContaining({ code: 'schema-unknown-key', line: 2 }), expect.objectContaining({ code: 'schema-unknown-key', line: 3 })],
+    }]);
+  });
+
+  test('the errors found before compiling leave out what they are about', () => {
+    const loaded = loadPolicyFiles(['p.yaml'], memoryReader({ 'p.yaml': lines('version: 1', 'rules:', '  - { id: r, on: Stop, block: x }', '  - { id: s, on: Stop, block: y }') }));
+    const d = { code: 'schema-invalid', severity: 'error' as const, message: 'm', file: 'p.yaml', line: 4, column: 5 };
+    const result = compilePolicy(loaded.files, [{ diagnostic: d, file: 'p.yaml', pointer: '/rules/1/block' }]);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.policy?.rules.map((r) => r.id)).toEqual(['r']);
+    expect(result.policy?.broken?.map((b) => [b.name, b.diagnostics])).toEqual([['s', [d]]]);
+    const warning = { ...d, severity: 'warning' as const };
+    expect(compilePolicy(loaded.files, [{ diagnostic: warning, file: 'p.yaml', pointer: '/rules/1' }]).policy?.rules).toHaveLength(2);
+    expect(compilePolicy(loaded.files, [{ diagnostic: d, file: null, pointer: '' }]).policy).toBeNull();
   });
 });
 

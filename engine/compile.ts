@@ -2,11 +2,12 @@
  * Stage 3 of the pipeline: validated files -> one CompiledPolicy (ready matchers, merged
  * settings, rule index), with diagnostics for what the schema cannot see.
  */
-import { diagnostic, hasErrors } from './diagnostics';
+import { diagnostic } from './diagnostics';
 import { buildRuleIndex } from './rule-index';
-import type { CompiledPolicy, CompiledRule, Diagnostic, LoadedFile, SourceLocation } from './types';
+import type { CompiledPolicy, CompiledRule, Diagnostic, LoadedFile, PlacedDiagnostic, SourceLocation } from './types';
 import { toPointer } from './load/source-map';
 import { compileAgents } from './compile/agents';
+import { brokenRules, isLeftOut, sortBreakage } from './compile/broken';
 import { isObject } from './compile/context';
 import { compileRule } from './compile/rule';
 import { compileRegex } from './compile/regex';
@@ -16,21 +17,33 @@ export { globRegex } from './compile/paths';
 export { wildcardRegex } from './compile/patterns';
 
 export interface CompileResult {
-  /** null when any error-severity diagnostic was found. */
+  /**
+   * null when an error breaks the whole policy (see compile/broken.ts); otherwise the
+   * policy without the rules and files that have errors, listed in its `broken`.
+   */
   policy: CompiledPolicy | null;
+  /** What compiling found (the errors given in `earlier` are not repeated). */
   diagnostics: Diagnostic[];
 }
 
 /**
- * Compiles files given in evaluation order (includes before includers).
+ * Compiles files given in evaluation order (includes before includers). `earlier` are
+ * the errors loading and validation found: like compile's own, each leaves out the rule
+ * or file it is in, or fails the policy.
  * @example compilePolicy(loaded.files).policy?.rules.map((r) => r.id) // ['pack-rule', 'my-rule']
  */
-export function compilePolicy(files: LoadedFile[]): CompileResult {
+export function compilePolicy(files: LoadedFile[], earlier: readonly PlacedDiagnostic[] = []): CompileResult {
   const diagnostics: Diagnostic[] = [];
+  const placed: PlacedDiagnostic[] = [...earlier];
+  /** Places what was reported since `from`. */
+  const place = (from: number, file: string | null, pointer: string) => {
+    for (const d of diagnostics.slice(from)) placed.push({ diagnostic: d, file: file ?? d.file ?? null, pointer });
+  };
   const { settings, bypassOf } = compileSettings(files);
   const bypassFor = coveringBypasses(files, bypassOf);
   const agents = compileAgents(files, diagnostics);
-  const rules: CompiledRule[] = [];
+  place(0, null, '/agents');
+  const rules: Array<{ file: string; index: number; rule: CompiledRule }> = [];
   const ids = new Map<string, SourceLocation>();
 
   for (const file of files) {
@@ -38,30 +51,37 @@ export function compilePolicy(files: LoadedFile[]): CompileResult {
     const raws = isObject(file.doc) && Array.isArray(file.doc.rules) ? file.doc.rules : [];
     raws.forEach((raw: unknown, index: number) => {
       if (!isObject(raw)) return;
+      const from = diagnostics.length;
       const rule = compileRule(ctx, raw, index, agents, bypassFor.get(file.file) ?? []);
-      if (typeof raw.id !== 'string') return; // the schema reports it
-      const first = ids.get(rule.id);
-      if (first) {
-        const where = file.map.locate(toPointer(['rules', index, 'id']));
-        diagnostics.push(diagnostic('duplicate-rule-id', `Rule id "${rule.id}" is already used`, where, `first used at ${first.file}:${first.line}:${first.column}`));
-        return;
+      if (typeof raw.id === 'string') {
+        const first = ids.get(rule.id);
+        if (first) {
+          const where = file.map.locate(toPointer(['rules', index, 'id']));
+          diagnostics.push(diagnostic('duplicate-rule-id', `Rule id "${rule.id}" is already used`, where, `first used at ${first.file}:${first.line}:${first.column}`));
+        } else {
+          ids.set(rule.id, file.map.locate(toPointer(['rules', index, 'id'])));
+        }
       }
-      ids.set(rule.id, file.map.locate(toPointer(['rules', index, 'id'])));
-      rules.push(rule);
+      place(from, file.file, toPointer(['rules', index]));
+      if (typeof raw.id === 'string') rules.push({ file: file.file, index, rule }); // else the schema reports it
     });
+    const from = diagnostics.length;
     for (const [pattern, i] of redactPatternsOf(file)) compileRegex(ctx, pattern, '', toPointer(['settings', 'log', 'redact', i]));
+    place(from, file.file, '/settings/log/redact');
   }
 
-  if (hasErrors(diagnostics)) return { policy: null, diagnostics };
-  return {
-    policy: {
-      format: 1,
-      sources: files.map((f) => ({ file: f.file, hash: f.hash })),
-      settings,
-      agents: agents.agents,
-      rules,
-      index: buildRuleIndex(rules),
-    },
-    diagnostics,
+  const breakage = sortBreakage(placed, files);
+  if (breakage.fatal.length > 0) return { policy: null, diagnostics };
+  const kept = rules.filter((r) => !isLeftOut(breakage, r.file, r.index)).map((r) => r.rule);
+  const policy: CompiledPolicy = {
+    format: 1,
+    sources: files.map((f) => ({ file: f.file, hash: f.hash })),
+    settings,
+    agents: agents.agents,
+    rules: kept,
+    index: buildRuleIndex(kept),
   };
+  const broken = brokenRules(breakage, files);
+  if (broken.length > 0) policy.broken = broken;
+  return { policy, diagnostics };
 }

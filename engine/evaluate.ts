@@ -7,6 +7,7 @@ import { protocolFor, type EventProtocol } from './protocol';
 import { candidateRules } from './rule-index';
 import type { CompiledPolicy, CompiledRule, Decision, EvaluationContext, HookEvent } from './types';
 import { isMainSession, resolveAgent } from './evaluate/agent';
+import { brokenReports } from './evaluate/broken';
 import { combineHits } from './evaluate/combine';
 import { evaluateRule, type RuleResult } from './evaluate/rule';
 import { EventScope } from './evaluate/scope';
@@ -46,6 +47,10 @@ export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: Evalu
     errors: [],
   };
   const protocol = protocolFor(scope.eventName);
+  if (policy.broken && policy.broken.length > 0) {
+    decision.broken = brokenReports(policy.broken, protocol ? scope.eventName : null, scope.tool);
+    for (const b of decision.broken) decision.errors.push(...b.diagnostics);
+  }
   if (!protocol) {
     decision.errors.push(diagnostic('event-unknown', `Unknown event "${scope.eventName}": no rule applies`));
     return decision;

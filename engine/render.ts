@@ -5,7 +5,8 @@
  * runtime problem are reported as warnings (systemMessage where shown, stderr always).
  */
 import { outcomeSupport, protocolOrDefault, type EventProtocol } from './protocol';
-import type { Decision, Diagnostic, HookResponse, Outcome } from './types';
+import { formatDiagnostic } from './diagnostics';
+import type { BrokenRuleReport, Decision, Diagnostic, HookResponse, Outcome } from './types';
 import { PREFIX, describeProblems } from './render/messages';
 import { emptyOutput, showsSystemMessage, writeOutput, type Output } from './render/output';
 
@@ -29,8 +30,11 @@ export function renderResponse(decision: Decision, options: RenderOptions): Hook
     for (const id of ruleIds(decision, 'warn')) out.problems.push(`${PREFIX}rule ${id}: warn cannot be shown on ${p.event}; it went to stderr only`);
   }
   for (const d of decision.errors.filter((e) => e.severity === 'warning')) out.problems.push(describeProblems([d]));
-  const errors = decision.errors.filter((e) => e.severity === 'error');
-  if (errors.length > 0) applyErrors(out, p, errors, options.onError);
+  const broken = decision.broken ?? [];
+  // The broken rules' diagnostics are in errors too (for the log); they are said per rule.
+  const ofBroken = new Set(broken.flatMap((b) => b.diagnostics.map(formatDiagnostic)));
+  const errors = decision.errors.filter((e) => e.severity === 'error' && (ofBroken.size === 0 || !ofBroken.has(formatDiagnostic(e))));
+  applyErrors(out, p, errors, broken, options.onError);
   return writeOutput(p, out);
 }
 
@@ -87,16 +91,28 @@ function applyContexts(out: Output, p: EventProtocol, decision: Decision): void 
   for (const id of ruleIds(decision, 'context')) out.problems.push(`${PREFIX}rule ${id}: context cannot reach the model on ${p.event}`);
 }
 
-function applyErrors(out: Output, p: EventProtocol, errors: Diagnostic[], onError: 'open' | 'closed'): void {
+/**
+ * Runtime errors and the broken rules that could have judged the event: on_error decides,
+ * visibly. Broken rules that could not have judged it are only reported.
+ */
+function applyErrors(out: Output, p: EventProtocol, errors: Diagnostic[], broken: readonly BrokenRuleReport[], onError: 'open' | 'closed'): void {
+  const judged: Array<(consequence: string) => string> = [];
+  if (errors.length > 0) judged.push((consequence) => describeProblems(errors, consequence));
+  for (const b of broken) {
+    const what = b.kind === 'rule' ? `rule "${b.name}" was left out` : 'this file was left out';
+    if (b.covers) judged.push((consequence) => describeProblems(b.diagnostics, `${what}: ${consequence}`));
+    else out.problems.push(describeProblems(b.diagnostics, `${what}; it could not have judged this event`));
+  }
+  if (judged.length === 0) return;
   if (onError === 'open') {
-    out.problems.push(describeProblems(errors, 'failing open'));
+    for (const line of judged) out.problems.push(line('failing open'));
     return;
   }
   if (!canStop(p)) {
-    out.problems.push(describeProblems(errors, `failing closed, but ${p.event} cannot be blocked`));
+    for (const line of judged) out.problems.push(line(`failing closed, but ${p.event} cannot be blocked`));
     return;
   }
-  const text = describeProblems(errors, 'failing closed');
+  const text = judged.map((line) => line('failing closed')).join('\n');
   const earlier = out.permission?.decision === 'deny' ? out.permission.reason : out.block;
   stop(out, p, earlier ? `${earlier}\n${text}` : text);
   out.problems.push(text);

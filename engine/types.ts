@@ -24,6 +24,19 @@ export interface Diagnostic {
   hint?: string;
 }
 
+/**
+ * A diagnostic with what it is about, so that a build can tell what it breaks: one rule
+ * (`/rules/2/...`: the rule is left out), the policy (`/settings`, `/agents`: nothing
+ * runs), or the file (anything else: the file's rules are left out).
+ */
+export interface PlacedDiagnostic {
+  diagnostic: Diagnostic;
+  /** The file it is about; null for the policy as a whole (a root file that cannot be read). */
+  file: string | null;
+  /** JSON pointer into that file's document; '' for the document itself. */
+  pointer: string;
+}
+
 // ---------------------------------------------------------------------------
 // Raw policy: what users write, mirrored from YAML.
 
@@ -140,6 +153,30 @@ export interface CompiledPolicy {
   agents: CompiledAgents;
   rules: CompiledRule[];
   index: RuleIndex;
+  /**
+   * Rules and files left out because they are broken (absent when none): reported on
+   * every event, and on_error decides the events they could have judged.
+   */
+  broken?: BrokenRule[];
+}
+
+/**
+ * A rule, or a whole file, left out of a compiled policy because it has errors, with the
+ * events and tools it could have judged. Plain data: it is cached with the policy.
+ */
+export interface BrokenRule {
+  /** 'rule': one rule; 'file': every rule of a file that cannot be read as a whole. */
+  kind: 'rule' | 'file';
+  /** The rule's id (`rules[2]` when the id cannot be read); the file's path for kind 'file'. */
+  name: string;
+  /** Where the rule starts; the file's first error for kind 'file'. */
+  source: SourceLocation;
+  /** The events it could have judged; null: any event (`on` cannot be read, or a whole file). */
+  events: string[] | null;
+  /** The tools it could have judged; null: any tool (no `tools`, or they cannot be read). */
+  tools: { names: string[]; patterns: RegexSource[] } | null;
+  /** The errors that broke it, as lint reports them. */
+  diagnostics: Diagnostic[];
 }
 
 export interface CompiledSettings {
@@ -353,6 +390,20 @@ export interface Decision {
   trace: RuleTrace[];
   bypass: { env: string; value: string; rules: string[] } | null;
   errors: Diagnostic[];
+  /**
+   * The policy's broken rules (CompiledPolicy.broken) as this event meets them; their
+   * diagnostics are in `errors` too. `covers`: the rule could have judged this event, so
+   * on_error decides it; otherwise the valid rules decided alone. Absent when none.
+   */
+  broken?: BrokenRuleReport[];
+}
+
+/** A broken rule as one event meets it. */
+export interface BrokenRuleReport {
+  kind: BrokenRule['kind'];
+  name: string;
+  covers: boolean;
+  diagnostics: Diagnostic[];
 }
 
 // ---------------------------------------------------------------------------

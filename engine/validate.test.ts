@@ -1,7 +1,7 @@
 import { parsePolicyText } from './load';
 import { EVENT_NAMES } from './protocol';
 import type { LoadedFile } from './types';
-import { POLICY_SCHEMA, validatePolicyFile } from './validate';
+import { POLICY_SCHEMA, validatePlaced, validatePolicyFile } from './validate';
 
 const lines = (...ls: string[]) => ls.join('\n') + '\n';
 
@@ -110,6 +110,34 @@ describe('validatePolicyFile', () => {
   test('every mistake is reported (allErrors)', () => {
     const text = rule('    tool: Write', '    agent: x', '    deny: 5');
     expect(validate(text).map((d) => d.at)).toEqual(['schema-unknown-key 5:5', 'schema-unknown-key 6:5', 'schema-type 7:11']);
+  });
+});
+
+describe('validatePlaced: what each error is about, so the build leaves out only that', () => {
+  const placed = (text: string) => {
+    const parsed = parsePolicyText('p.yaml', text);
+    const file: LoadedFile = { file: 'p.yaml', hash: '', doc: parsed.doc, map: parsed.map, includes: [], root: true };
+    return validatePlaced(file).map((p) => [p.diagnostic.code, p.file, p.pointer]);
+  };
+
+  test.each([
+    ['a rule\'s unknown key: the key in that rule', rule('    tool: Write', '    deny: x'), ['schema-unknown-key', 'p.yaml', '/rules/0/tool']],
+    ['a rule\'s wrong value: the value', lines('version: 1', 'rules:', '  - id: a', '    on: Stop', '    block: x', '  - id: b', '    on: [Stop, 5]', '    block: y'),
+      ['schema-type', 'p.yaml', '/rules/1/on/1']],
+    ['a rule without an outcome: the rule', lines('version: 1', 'rules:', '  - id: quiet', '    on: Stop'), ['outcome-missing', 'p.yaml', '/rules/0']],
+    ['a let value with two kinds: the let value', rule('    let: { v: { newest: a, expr: b } }', '    deny: x'), ['schema-invalid', 'p.yaml', '/rules/0/let/v']],
+    ['a rule missing `on`: the rule', lines('version: 1', 'rules:', '  - id: r1', '    deny: x'), ['schema-required', 'p.yaml', '/rules/0']],
+    ['a settings value', lines('version: 1', 'settings: { on_error: clsed }'), ['schema-enum', 'p.yaml', '/settings/on_error']],
+    ['an unknown top-level key', lines('version: 1', 'rule: []'), ['schema-unknown-key', 'p.yaml', '/rule']],
+    ['a missing version: the document', lines('rules: []'), ['schema-required', 'p.yaml', '']],
+    ['rules that are not a list', lines('version: 1', 'rules: { id: r }'), ['schema-type', 'p.yaml', '/rules']],
+  ])('%s', (_name, text, expected) => {
+    expect(placed(text)).toEqual([expected]);
+  });
+
+  test('places exactly what validatePolicyFile reports', () => {
+    const text = rule('    tool: Write', '    agent: x', '    deny: 5');
+    expect(placed(text).map(([code]) => code)).toEqual(validate(text).map((d) => d.at.split(' ')[0]));
   });
 });
 

@@ -2,10 +2,10 @@
  * Stage 2 of the pipeline: checks one loaded file against policy.schema.json and the
  * shape rules the schema cannot say (exactly one outcome per rule).
  */
-import type { Diagnostic, LoadedFile } from './types';
+import type { Diagnostic, LoadedFile, PlacedDiagnostic } from './types';
 import { policyValidator } from './validate/schema';
-import { schemaDiagnostics } from './validate/schema-diagnostics';
-import { ruleShapeDiagnostics } from './validate/rule-shape';
+import { placedSchemaDiagnostics } from './validate/schema-diagnostics';
+import { placedRuleShapeDiagnostics } from './validate/rule-shape';
 
 export { POLICY_SCHEMA } from './validate/schema';
 export { didYouMean, closest, editDistance } from './validate/suggest';
@@ -15,8 +15,18 @@ export { didYouMean, closest, editDistance } from './validate/suggest';
  * @example validatePolicyFile(file) // [{ code: 'schema-unknown-key', line: 5, column: 5, hint: 'did you mean "tools"?', ... }]
  */
 export function validatePolicyFile(file: LoadedFile): Diagnostic[] {
+  return validatePlaced(file).map((p) => p.diagnostic);
+}
+
+/**
+ * validatePolicyFile, each diagnostic placed at what it is about, so that the build
+ * leaves out only what it breaks (see PlacedDiagnostic): a rule's unknown key breaks that
+ * rule, a settings value the policy, an unknown top-level key the file.
+ * @example validatePlaced(file) // [{ diagnostic: { code: 'schema-unknown-key', ... }, file: 'p.yaml', pointer: '/rules/0/tool' }]
+ */
+export function validatePlaced(file: LoadedFile): PlacedDiagnostic[] {
   const validate = policyValidator();
   const schemaOk = validate(file.doc);
-  const diagnostics = schemaOk ? [] : schemaDiagnostics(validate.errors ?? [], file.map);
-  return [...diagnostics, ...ruleShapeDiagnostics(file.doc, file.map)];
+  const found = schemaOk ? [] : placedSchemaDiagnostics(validate.errors ?? [], file.map);
+  return [...found, ...placedRuleShapeDiagnostics(file.doc, file.map)].map((p) => ({ ...p, file: file.file }));
 }

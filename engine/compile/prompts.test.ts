@@ -19,9 +19,10 @@ describe('prompts', () => {
     expect(compilePrompts(undefined)).toBeNull();
   });
 
-  test('an unknown kind is a schema error at its position, and nothing runs', () => {
+  test('an unknown kind is a schema error at its position, and the rule is left out', () => {
     const result = buildRules('  - id: r', '    on: UserPromptSubmit', '    prompts: [user, notifications]', '    context: x');
-    expect(result.policy).toBeNull();
+    expect(result.policy?.rules).toEqual([]);
+    expect(result.policy?.broken?.map((b) => b.name)).toEqual(['r']);
     expect(result.diagnostics.map(where)).toEqual(['schema-enum p.yaml:5:21']);
   });
 

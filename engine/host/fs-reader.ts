@@ -9,9 +9,19 @@ import type { PolicyReader } from '../load';
 import { sha256Hex, type SourceHash } from './sources';
 
 export interface RecordingReader extends PolicyReader {
-  /** Every file read so far, with the hash of the content that was read. */
+  /**
+   * Every file read so far, with the hash of the content that was read; a file that could
+   * not be read has MISSING_FILE, which no file ever hashes to.
+   */
   sources(): SourceHash[];
 }
+
+/**
+ * The "hash" of a file that could not be read. A policy built without it (an include left
+ * out) is then never fresh in the cache: it is built again until the file appears, never
+ * served stale after.
+ */
+export const MISSING_FILE = 'missing';
 
 /**
  * A reader over the real file system; packs are `<packDir>/<name>.yaml`.
@@ -25,6 +35,7 @@ export function createFsReader(packDir: string): RecordingReader {
       try {
         bytes = fs.readFileSync(file);
       } catch {
+        read.set(file, MISSING_FILE);
         return null;
       }
       read.set(file, sha256Hex(bytes));

@@ -5,7 +5,7 @@
 import { createHash } from 'crypto';
 import * as path from 'path';
 import { diagnostic } from '../diagnostics';
-import type { Diagnostic, LoadedFile, SourceLocation } from '../types';
+import type { Diagnostic, LoadedFile, PlacedDiagnostic, SourceLocation } from '../types';
 import { parsePolicyText } from './parse';
 
 export interface PolicyReader {
@@ -18,6 +18,11 @@ export interface PolicyReader {
 export interface LoadResult {
   files: LoadedFile[];
   diagnostics: Diagnostic[];
+  /**
+   * The same diagnostics, placed: a root that cannot be read at the policy (file null), a
+   * broken include at the including file's `/include`, a parse error where parsing put it.
+   */
+  placed: PlacedDiagnostic[];
 }
 
 /**
@@ -29,21 +34,27 @@ export function loadPolicyFiles(roots: string[], reader: PolicyReader): LoadResu
   const loaded = new Map<string, LoadedFile>();
   const order: LoadedFile[] = [];
   const diagnostics: Diagnostic[] = [];
+  const placed: PlacedDiagnostic[] = [];
   const stack: string[] = [];
+  const report = (d: Diagnostic, file: string | null, pointer: string) => {
+    diagnostics.push(d);
+    placed.push({ diagnostic: d, file, pointer });
+  };
 
   const visit = (file: string, pack: string | undefined, includedAt: SourceLocation | null): LoadedFile | null => {
     const text = reader.read(file);
     if (text === null) {
       if (!includedAt) {
-        diagnostics.push(diagnostic('policy-not-found', `Policy file ${file} does not exist or cannot be read`, { file }));
+        report(diagnostic('policy-not-found', `Policy file ${file} does not exist or cannot be read`, { file }), null, '');
         return null;
       }
       const what = pack === undefined ? `Included file ${file}` : `Shipped pack "${pack}" (${file})`;
-      diagnostics.push(diagnostic('include-not-found', `${what} does not exist or cannot be read`, includedAt));
+      report(diagnostic('include-not-found', `${what} does not exist or cannot be read`, includedAt), includedAt.file, '/include');
       return null;
     }
     const parsed = parsePolicyText(file, text);
     diagnostics.push(...parsed.diagnostics);
+    placed.push(...parsed.placed);
     const loadedFile: LoadedFile = {
       file,
       hash: createHash('sha256').update(text).digest('hex'),
@@ -60,12 +71,12 @@ export function loadPolicyFiles(roots: string[], reader: PolicyReader): LoadResu
       const at = parsed.map.locate(`/include/${i}`);
       const target = resolveInclude(file, entry, reader);
       if (!target) {
-        diagnostics.push(diagnostic('include-not-found', `No shipped pack named "${entry}"`, at, 'a file path needs a "/" or a .yaml/.yml ending'));
+        report(diagnostic('include-not-found', `No shipped pack named "${entry}"`, at, 'a file path needs a "/" or a .yaml/.yml ending'), file, `/include/${i}`);
         return;
       }
       if (stack.includes(target.file)) {
         const cycle = [...stack.slice(stack.indexOf(target.file)), target.file].join(' -> ');
-        diagnostics.push(diagnostic('include-cycle', `Include cycle: ${cycle}`, at));
+        report(diagnostic('include-cycle', `Include cycle: ${cycle}`, at), file, `/include/${i}`);
         return;
       }
       const child = loaded.get(target.file) ?? visit(target.file, target.pack, at);
@@ -81,7 +92,7 @@ export function loadPolicyFiles(roots: string[], reader: PolicyReader): LoadResu
     if (existing) existing.root = true;
     else visit(root, undefined, null);
   }
-  return { files: order, diagnostics };
+  return { files: order, diagnostics, placed };
 }
 
 function includeEntries(doc: unknown): string[] {

@@ -20,6 +20,15 @@ describe('parsePolicyText diagnostics', () => {
     expect(r.doc).toEqual({ version: 1, rules: [{ id: 'b', on: 'Stop', block: 'x' }] });
   });
 
+  test('a duplicate key is placed at its own pointer; a syntax error at the document', () => {
+    const dup = parsePolicyText('p.yaml', lines('version: 1', 'rules:', '  - id: a', '    on: Stop', '    on: SubagentStop', '    block: x'));
+    expect(dup.placed.map((p) => [p.diagnostic.code, p.file, p.pointer])).toEqual([['yaml-duplicate-key', 'p.yaml', '/rules/0/on']]);
+    const flow = parsePolicyText('p.yaml', lines('settings: { on_error: open, on_error: closed }'));
+    expect(flow.placed.map((p) => p.pointer)).toEqual(['/settings/on_error']);
+    const syntax = parsePolicyText('p.yaml', lines('version: 1', 'rules: [oops'));
+    expect(syntax.placed.map((p) => [p.diagnostic.code, p.pointer])).toEqual(syntax.diagnostics.map((d) => [d.code, '']));
+  });
+
   test('a duplicate key in a flow mapping', () => {
     const r = parsePolicyText('p.yaml', lines('settings: { on_error: open, on_error: closed }'));
     expect(r.diagnostics.map(pos)).toEqual(['yaml-duplicate-key 1:29']);
@@ -72,6 +81,20 @@ describe('SourceMap', () => {
     ['/rules/0/on/9', undefined, '4:9'],
   ] as const)('locate(%j, %s) = %s', (pointer, part, expected) => {
     expect(loc(pointer, part)).toBe(expected);
+  });
+
+  test.each([
+    [1, 1, '/version'],
+    [1, 10, '/version'],
+    [3, 3, '/rules'], // the dash belongs to the list, not yet to the item
+    [3, 5, '/rules/0/id'],
+    [4, 22, '/rules/0/on/1'],
+    [7, 12, '/rules/0/paths/allow/0'],
+    [9, 5, '/rules/0/description'], // an empty value: the key
+    [13, 5, '/rules/0/a~1b'],
+    [99, 1, ''],
+  ] as const)('pointerAt(%d, %d) = %j', (line, column, expected) => {
+    expect(map.pointerAt(line, column)).toBe(expected);
   });
 
   test('locate reports the file', () => {

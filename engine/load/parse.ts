@@ -3,7 +3,7 @@
  */
 import { LineCounter, parseDocument } from 'yaml';
 import { diagnostic } from '../diagnostics';
-import type { Diagnostic, SourceMap } from '../types';
+import type { Diagnostic, PlacedDiagnostic, SourceMap } from '../types';
 import { createSourceMap } from './source-map';
 
 export interface ParseResult {
@@ -11,6 +11,8 @@ export interface ParseResult {
   doc: unknown;
   map: SourceMap;
   diagnostics: Diagnostic[];
+  /** The same diagnostics, placed: a duplicate key at its own pointer, a syntax error at the document (''). */
+  placed: PlacedDiagnostic[];
 }
 
 /**
@@ -24,18 +26,23 @@ export function parsePolicyText(file: string, text: string): ParseResult {
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const map = createSourceMap(file, doc, lines, text);
   const diagnostics: Diagnostic[] = [];
+  const placed: PlacedDiagnostic[] = [];
   let broken = false;
   for (const error of doc.errors) {
     const { line, col } = lines.linePos(error.pos[0]);
     const at = { file, line, column: col };
     if (error.code === 'DUPLICATE_KEY') {
-      diagnostics.push(diagnostic('yaml-duplicate-key', `Duplicate key ${quotedKeyAt(text, error.pos)}`, at, 'the later value would silently replace the earlier one'));
+      const d = diagnostic('yaml-duplicate-key', `Duplicate key ${quotedKeyAt(text, error.pos)}`, at, 'the later value would silently replace the earlier one');
+      diagnostics.push(d);
+      placed.push({ diagnostic: d, file, pointer: map.pointerAt(line, col) });
     } else {
       broken = true;
       diagnostics.push(diagnostic('yaml-syntax', firstLine(error.message), at));
     }
   }
-  return { doc: broken ? null : toData(doc, file, diagnostics), map, diagnostics };
+  const data = broken ? null : toData(doc, file, diagnostics);
+  for (const d of diagnostics) if (d.code === 'yaml-syntax') placed.push({ diagnostic: d, file, pointer: '' });
+  return { doc: data, map, diagnostics, placed };
 }
 
 function toData(doc: ReturnType<typeof parseDocument>, file: string, diagnostics: Diagnostic[]): unknown {

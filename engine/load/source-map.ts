@@ -10,6 +10,12 @@ import type { SourceLocation, SourceMap } from '../types';
 export interface TextSourceMap extends SourceMap {
   /** Location of character `offset` of the string value at `pointer` (approximate for escapes and folding). */
   locateIn(pointer: string, offset: number): SourceLocation;
+  /**
+   * JSON pointer of the deepest key or value written at a 1-based line and column; '' when
+   * outside every top-level entry.
+   * @example map.pointerAt(4, 5) // '/rules/0/on'
+   */
+  pointerAt(line: number, column: number): string;
 }
 
 /**
@@ -72,7 +78,44 @@ export function createSourceMap(file: string, doc: Document, lines: LineCounter,
       if (!exact || !isScalar(node) || typeof node.value !== 'string') return at(start(node));
       return at(scalarOffset(node, offset, text));
     },
+    pointerAt(line, column) {
+      const start = lines.lineStarts[line - 1];
+      return start === undefined ? '' : toPointer(segmentsAt(doc.contents as YamlNode | null, start + column - 1));
+    },
   };
+}
+
+/** The keys and indices leading to the deepest node written at `offset`. */
+function segmentsAt(root: YamlNode | null, offset: number): Array<string | number> {
+  const segments: Array<string | number> = [];
+  let node = root;
+  while (node) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && contains(p.key as YamlNode | null, p.value as YamlNode | null, offset));
+      const key = pair ? keyText(pair.key) : null;
+      if (!pair || key === null) break;
+      segments.push(key);
+      const value = pair.value as YamlNode | null;
+      // On the key itself, or on an empty value: the key's own pointer.
+      if (!value?.range || offset < value.range[0]) break;
+      node = value;
+    } else if (isSeq(node)) {
+      const i = node.items.findIndex((item) => contains(item as YamlNode | null, null, offset));
+      if (i < 0) break;
+      segments.push(i);
+      node = node.items[i] as YamlNode;
+    } else {
+      break;
+    }
+  }
+  return segments;
+}
+
+/** True when `offset` lies from the start of `first` to the end of `last` (or of `first`). */
+function contains(first: YamlNode | null, last: YamlNode | null, offset: number): boolean {
+  const begin = first?.range?.[0];
+  const end = (last?.range ?? first?.range)?.[2];
+  return begin !== undefined && end !== undefined && offset >= begin && offset < Math.max(end, begin + 1);
 }
 
 function walk(doc: Document, segments: string[]): Found {

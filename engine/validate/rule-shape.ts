@@ -19,14 +19,23 @@ const RULE_KEYS = new Set(Object.keys((POLICY_SCHEMA as { definitions: { rule: {
  *   // [{ code: 'outcome-missing', ... }]
  */
 export function ruleShapeDiagnostics(doc: unknown, map: SourceMap): Diagnostic[] {
+  return placedRuleShapeDiagnostics(doc, map).map((p) => p.diagnostic);
+}
+
+/**
+ * ruleShapeDiagnostics, each with the JSON pointer of the rule (or let value) it is about.
+ * @example placedRuleShapeDiagnostics(doc, map)[0].pointer // '/rules/0'
+ */
+export function placedRuleShapeDiagnostics(doc: unknown, map: SourceMap): Array<{ diagnostic: Diagnostic; pointer: string }> {
   const rules = isObject(doc) && Array.isArray(doc.rules) ? doc.rules : [];
-  const out: Diagnostic[] = [];
+  const out: Array<{ diagnostic: Diagnostic; pointer: string }> = [];
   rules.forEach((rule: unknown, i: number) => {
     if (!isObject(rule)) return;
-    out.push(...outcomeDiagnostics(rule, i, map));
+    for (const d of outcomeDiagnostics(rule, i, map)) out.push({ diagnostic: d, pointer: toPointer(['rules', i]) });
     if (isObject(rule.let)) {
       for (const [name, value] of Object.entries(rule.let)) {
-        if (isObject(value)) out.push(...letKindDiagnostics(value, toPointer(['rules', i, 'let', name]), name, map));
+        const pointer = toPointer(['rules', i, 'let', name]);
+        if (isObject(value)) for (const d of letKindDiagnostics(value, pointer, name, map)) out.push({ diagnostic: d, pointer });
       }
     }
   });

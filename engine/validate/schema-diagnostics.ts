@@ -16,10 +16,28 @@ import { closest, didYouMean } from './suggest';
  *   // [{ code: 'schema-unknown-key', line: 4, column: 5, hint: 'did you mean "tools"?', ... }]
  */
 export function schemaDiagnostics(errors: readonly ErrorObject[], map: SourceMap): Diagnostic[] {
+  return placedSchemaDiagnostics(errors, map).map((p) => p.diagnostic);
+}
+
+/**
+ * schemaDiagnostics, each with the JSON pointer of what it is about (the key, for an
+ * unknown or badly named key).
+ * @example placedSchemaDiagnostics(validate.errors ?? [], file.map)[0].pointer // '/rules/0/tool'
+ */
+export function placedSchemaDiagnostics(errors: readonly ErrorObject[], map: SourceMap): Array<{ diagnostic: Diagnostic; pointer: string }> {
   // propertyNames reports the inner failure (with propertyName set) and then itself; keep the latter.
   // An if/then reports the failure inside `then` and then itself; keep the former.
   const relevant = errors.filter((e) => (e as { propertyName?: string }).propertyName === undefined && e.keyword !== 'if');
-  return collapseErrors(relevant).map((problem) => toDiagnostic(problem, map));
+  return collapseErrors(relevant).map((problem) => ({ diagnostic: toDiagnostic(problem, map), pointer: pointerOf(problem) }));
+}
+
+function pointerOf(problem: SchemaProblem): string {
+  if (problem.kind === 'alternatives') return problem.instancePath;
+  const e = problem.error;
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === 'additionalProperties') return childPointer(e.instancePath, String(params.additionalProperty));
+  if (e.keyword === 'propertyNames') return childPointer(e.instancePath, String(params.propertyName));
+  return e.instancePath;
 }
 
 function toDiagnostic(problem: SchemaProblem, map: SourceMap): Diagnostic {
