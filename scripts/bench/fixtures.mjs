@@ -1,6 +1,6 @@
 // The benchmark's projects, policies, events and suites, made in a temporary folder.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { rootCertificates } from 'node:tls';
@@ -78,6 +78,9 @@ function project(dir, policyText) {
 function installedCommand(repo, dir, env) {
   const bin = join(repo, 'bin', 'policy.cjs');
   const fallback = `${process.execPath} ${bin} hook`;
+  // Installed as a team has it (node_modules/hookpolicy), so init writes the shared entry.
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  if (!existsSync(join(dir, 'node_modules', 'hookpolicy'))) symlinkSync(repo, join(dir, 'node_modules', 'hookpolicy'), 'dir');
   const r = spawnSync(process.execPath, [bin, 'init', '--form', 'shell', '--project-dir', dir], { env, encoding: 'utf8' });
   try {
     const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'));
