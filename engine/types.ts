@@ -331,6 +331,14 @@ export interface Facts {
    * resolved, the rest appended): project-relative or absolute POSIX; null when unknown.
    */
   realpath?(path: string): string | null;
+  /**
+   * Where a path leads, link by link: its end as `realpath` gives it (a dangling link leads
+   * to its target: writing through it creates that file) and every place a link pointed to
+   * on the way; null when unknown (a loop). Preferred over `realpath` when present.
+   */
+  resolve?(path: string): { real: string; via: string[] } | null;
+  /** The project's file system: `windows` when Windows file-name rules apply (8.3 short names). */
+  volume?(): { windows: boolean };
 }
 
 export interface EvaluationContext {

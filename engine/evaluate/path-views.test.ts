@@ -2,7 +2,7 @@ import { compiledPolicy, compiledRule, globRegex, pathFilter, toolFilter } from 
 import { MemoryFacts } from '../../test/support/memory-facts';
 import { evaluate } from '../evaluate';
 import type { HookEvent } from '../types';
-import { isCaught, matchesAny, pathView } from './path-views';
+import { isCaught, isSurelyCaught, matchesAny, pathView, windowsName } from './path-views';
 
 const DENY = ['.env', 'src/secret/**', '/etc/**', 'café/**'];
 const ALLOW = ['src/**', 'café/**'];
@@ -98,5 +98,94 @@ describe('pathView', () => {
     expect(isCaught(pathFilter({ deny: ['src/**'] }), view)).toBe(true);
     expect(isCaught(pathFilter({ allow: ['src/**'] }), view)).toBe(true);
     expect(isCaught(pathFilter({ allow: ['SRC/**'] }), view)).toBe(false);
+  });
+});
+
+describe('the file that would be opened: case-insensitive volumes, Windows names', () => {
+  const SECRETS = ['.env', '.ssh/**', 'id_rsa*', '*.key', 'credentials*.json', '.git/**'];
+  const TESTS = ['**/tests/**'];
+
+  async function judged(list: 'deny' | 'allow' | 'approve', globs: string[], raw: string, options: { windows?: boolean; root?: string; symlinks?: Record<string, string> } = {}) {
+    const root = options.root ?? '/proj';
+    const facts = new MemoryFacts({}, options.symlinks ?? {});
+    facts.windows = options.windows === true;
+    const rule = list === 'approve'
+      ? compiledRule({ tools: toolFilter('Write'), paths: pathFilter({ deny: globs }), outcome: 'allow', message: 'ok' })
+      : compiledRule({ tools: toolFilter('Write'), paths: pathFilter({ [list]: globs }) });
+    const event: HookEvent = { hook_event_name: 'PreToolUse', tool_name: 'Write', cwd: root, tool_input: { file_path: raw } };
+    return (await evaluate(compiledPolicy([rule]), event, { projectRoot: root, env: {}, facts })).outcome;
+  }
+
+  test.each<[string, string, { windows?: boolean; root?: string }]>([
+    // Case folding beyond what a regex's i flag does (APFS folds case, NTFS upper-cases).
+    ['long s (U+017F) is s', '.\u017Fsh/authorized_keys', {}],
+    ['dotless i (U+0131) upper-cases to I', 'credent\u0131als.json', {}],
+    ['Kelvin sign (U+212A) is k', 'server.\u212Aey', {}],
+    ['a zero-width space HFS+ ignores', '.e\u200Bnv', {}],
+    ['a fullwidth name (compatibility form)', '.\uFF45\uFF4E\uFF56', {}],
+    ['upper case', 'ID_RSA', {}],
+    // Windows opens the same file under these names.
+    ['a trailing dot', '.env.', {}],
+    ['trailing spaces', '.env  ', {}],
+    ['the default data stream', '.env::$DATA', {}],
+    ['a named stream', '.env:hidden', {}],
+    ['a stream on a folder', '.git::$INDEX_ALLOCATION/config', {}],
+    ['a trailing dot on a folder', '.git./config', {}],
+    ['a Windows root: backslashes and a stream', 'C:\\proj\\.env::$DATA', { root: 'C:/proj' }],
+    // 8.3 short names: which file they name cannot be known, so any deny list catches them.
+    ['a short name for .git', 'GIT~1/config', { windows: true }],
+    ['a short name for credentials.json', 'CREDEN~1.JSO', { windows: true }],
+    ['a short name under a Windows root', 'C:\\proj\\CREDEN~1.JSO', { root: 'C:/proj' }],
+  ])('deny catches %s', async (_name, raw, options) => {
+    expect(await judged('deny', SECRETS, raw, options)).toBe('deny');
+  });
+
+  test.each<[string, string, { windows?: boolean }, string]>([
+    ['a short name outside Windows is a name like any other', 'GIT~1/config', {}, 'none'],
+    ['a name with ~ that is no short name', 'notes~', { windows: true }, 'none'],
+    ['an ordinary file', 'src/a.ts', { windows: true }, 'none'],
+  ])('deny leaves %s alone', async (_name, raw, options, outcome) => {
+    expect(await judged('deny', SECRETS, raw, options)).toBe(outcome);
+  });
+
+  test.each<[string, string, { windows?: boolean }, string]>([
+    ['a test file written with a trailing dot is still inside', 'tests/a.ts.', {}, 'none'],
+    ['a stream of a test file is inside', 'tests/a.ts:x', {}, 'none'],
+    ['a short name may be any folder: outside', 'TESTS~1/a.ts', { windows: true }, 'deny'],
+    ['a folder that only folds to tests is outside', 'TESTS/a.ts', {}, 'deny'],
+  ])('an allow list: %s', async (_name, raw, options, outcome) => {
+    expect(await judged('allow', TESTS, raw, options)).toBe(outcome);
+  });
+
+  test('on a POSIX project, C:/x is a folder named C: inside it, not a drive', async () => {
+    expect(await judged('deny', ['**'], 'C:/x')).toBe('deny');
+    expect(await judged('deny', ['**'], 'c:\\x')).toBe('deny');
+    expect(await judged('deny', ['**'], 'D:\\x', { root: 'C:/proj' })).toBe('none');
+  });
+
+  test('windowsName drops streams and trailing dots and spaces, keeps a drive', () => {
+    expect(windowsName('src/.env. ')).toBe('src/.env');
+    expect(windowsName('.git::$INDEX_ALLOCATION/config')).toBe('.git/config');
+    expect(windowsName('D:/x/a.txt:s')).toBe('D:/x/a.txt');
+    expect(windowsName('...')).toBe('...');
+  });
+
+  test('isSurelyCaught needs every reading; isCaught any', () => {
+    const view = { path: 'docs/a', resolved: '/etc/a', literal: null };
+    expect(isSurelyCaught(pathFilter({ deny: ['docs/**'] }), view)).toBe(false);
+    expect(isCaught(pathFilter({ deny: ['docs/**'] }), view)).toBe(true);
+    expect(isSurelyCaught(pathFilter({ deny: ['docs/**'] }), { path: 'docs/a', resolved: null, literal: null })).toBe(true);
+    expect(isSurelyCaught(pathFilter({ deny: ['**'], except: ['docs/**'] }), { path: 'DOCS/a', resolved: null, literal: null })).toBe(false);
+  });
+
+  test('a dangling link is judged by the file it would create', async () => {
+    expect(await judged('deny', SECRETS, 'notes.txt', { symlinks: { 'notes.txt': '.env' } })).toBe('deny');
+    expect(await judged('allow', TESTS, 'tests/dl.test.ts', { symlinks: { 'tests/dl.test.ts': 'src/new.ts' } })).toBe('deny');
+  });
+
+  test('a link to a link: every place on the way is a reading', () => {
+    const view = pathView('notes.txt', '/proj', '/proj', () => ({ real: 'real/secret', via: ['.env', 'real/secret'] }));
+    expect(view).toEqual({ path: 'notes.txt', resolved: 'real/secret', literal: null, via: ['.env'] });
+    expect(isCaught(pathFilter({ deny: ['.env'] }), view)).toBe(true);
   });
 });

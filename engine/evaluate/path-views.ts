@@ -1,8 +1,12 @@
 /**
- * Judging a touched path by every path it may really be. A path is caught by `deny` when
- * any reading of it matches (as written, as resolved through symlinks, with backslashes as
- * name characters; case-insensitively; NFC), and it is inside `allow` (or `except`) only
- * when every reading is (case-sensitively). Ambiguity falls on the side of catching.
+ * Judging a touched path by every path it may really be. Its readings: as written, where
+ * it leads link by link through symlinks (a dangling link included: writing through it
+ * creates its target), with backslashes as name characters, and the names Windows opens
+ * the same file by (trailing dots and spaces, `:stream` suffixes dropped). A restricting
+ * rule catches a path when any reading matches `deny` (case and Unicode folded) or lies
+ * outside `allow`, and `except` exempts it only when every reading is exempt. An
+ * approving rule (`allow` outcome) holds for a path only when every reading is caught,
+ * compared strictly. Ambiguity falls on the side of catching, and of not approving.
  */
 import type { CompiledPathFilter, RegexSource } from '../types';
 import { normalizePath } from './paths';
@@ -16,47 +20,158 @@ export interface PathView {
   resolved: string | null;
   /** With backslashes as characters of a name (POSIX projects), when that differs. */
   literal: string | null;
+  /** Where it leads link by link before its end (`a -> .env -> real/env`: `.env`), when that differs. */
+  via?: string[];
+  /** Other names Windows opens the same file by (`.env.`, `.env::$DATA` -> `.env`). */
+  aliases?: string[];
+  /** On Windows, the path (as it finally leads) has a segment that may be an 8.3 short name (`CREDEN~1.JSO`): which file it is cannot be known. */
+  ambiguous?: boolean;
+  /** The project is on a POSIX root, where a path starting `C:/` is a folder named `C:` inside it, not a drive. */
+  noDrives?: boolean;
+}
+
+/** Where a path leads, as the host resolves it: the end, and the links passed on the way. */
+export interface Resolution {
+  real: string | null;
+  via: string[];
+}
+
+export interface PathViewOptions {
+  /** Windows file-system rules: 8.3 short names. Implied by a Windows project root. */
+  windows?: boolean;
 }
 
 /**
  * The readings of a raw path. Backslashes are separators on a Windows project root, and
- * both separators and name characters on a POSIX one.
+ * both separators and name characters on a POSIX one. `resolve` is the host's answer:
+ * a path (the end) or a Resolution (the end and the links on the way).
  * @example pathView('src/link/a.ts', '/p', '/p', (p) => (p === 'src/link/a.ts' ? '/etc/a.ts' : p))
  *   // { path: 'src/link/a.ts', resolved: '/etc/a.ts', literal: null }
  */
-export function pathView(raw: string, cwd: string, projectRoot: string, realpath?: (path: string) => string | null): PathView {
+export function pathView(
+  raw: string,
+  cwd: string,
+  projectRoot: string,
+  resolve?: (path: string) => string | Resolution | null,
+  options: PathViewOptions = {},
+): PathView {
   const path = normalizePath(raw, cwd, projectRoot);
   const posixRoot = projectRoot.startsWith('/');
   const literalPath = posixRoot && raw.includes('\\') ? normalizePath(raw, cwd, projectRoot, { backslash: 'literal' }) : null;
-  const real = realpath ? realpath(path) : null;
-  const resolved = real === null || real === '' ? null : normalizePath(real, projectRoot, projectRoot);
-  return { path, resolved: resolved === path ? null : resolved, literal: literalPath === path ? null : literalPath };
+  const answer = resolve ? resolve(path) : null;
+  const found = typeof answer === 'string' || answer === null ? { real: answer, via: [] } : answer;
+  const toView = (p: string) => normalizePath(p, projectRoot, projectRoot);
+  const resolved = found.real === null || found.real === '' ? null : toView(found.real);
+  const view: PathView = { path, resolved: resolved === path ? null : resolved, literal: literalPath === path ? null : literalPath };
+  const via = [...new Set(found.via.filter((v) => v !== '').map(toView))].filter((v) => v !== path && v !== resolved);
+  if (via.length > 0) view.via = via;
+  const aliases = [...new Set(plainReadings(view).map(windowsName))].filter((a) => !plainReadings(view).includes(a));
+  if (aliases.length > 0) view.aliases = aliases;
+  if ((options.windows === true || !posixRoot) && SHORT_NAME.test(`/${view.resolved ?? path}/`)) view.ambiguous = true;
+  if (posixRoot && plainReadings(view).some((r) => DRIVE_PATH.test(r))) view.noDrives = true;
+  return view;
+}
+
+/** A segment shaped like an 8.3 short name: up to six characters, `~`, digits, an extension of up to three. */
+const SHORT_NAME = /\/[^/\s.~"*:<>?\\|]{1,6}~\d{1,6}(?:\.[^/\s.~"*:<>?\\|]{0,3})?\//i;
+
+/**
+ * The name Windows opens for a path: each segment without an alternate data stream
+ * (`file::$DATA`, `file:stream`) and without trailing dots and spaces. A drive (`D:`) stays.
+ * @example windowsName('src/.env. ') // 'src/.env'
+ * @example windowsName('.git::$INDEX_ALLOCATION/config') // '.git/config'
+ */
+export function windowsName(path: string): string {
+  return path
+    .split('/')
+    .map((segment, i) => {
+      if (i === 0 && /^[A-Za-z]:$/.test(segment)) return segment;
+      const stripped = segment.replace(/:.*$/, '').replace(/[. ]+$/, '');
+      return stripped === '' ? segment : stripped;
+    })
+    .join('/');
+}
+
+/** The readings as written, resolved, literal and link by link. */
+function plainReadings(view: PathView): string[] {
+  const out = [view.path];
+  for (const p of [view.resolved, view.literal, ...(view.via ?? [])]) if (p !== null && !out.includes(p)) out.push(p);
+  return out;
+}
+
+/** Every reading, NFC-normalized. */
+function readings(view: PathView): string[] {
+  return [...new Set([...plainReadings(view), ...(view.aliases ?? [])].map((p) => p.normalize('NFC')))];
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Code points some file systems ignore in names (HFS+): zero-width characters, direction marks, BOM. */
+const IGNORABLE = /[\u00AD\u034F\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFE00-\uFE0F\uFEFF]/g;
+
+/**
+ * Readings for matching `deny` case-insensitively beyond what a regex's `i` flag folds:
+ * full upper and lower case (`ſ` is `S`, `K` (Kelvin) is `k`, `ı` is `I`), compatibility
+ * forms (NFKC), ignorable code points removed.
+ */
+function foldedReadings(view: PathView): string[] {
+  const all = readings(view);
+  // ASCII folds exactly as the regex's `i` flag does.
+  if (all.every((r) => NON_ASCII.test(r) === false)) return all;
+  const out = new Set<string>();
+  for (const r of all) {
+    for (const form of [r, r.normalize('NFKC'), r.replace(IGNORABLE, '')]) {
+      out.add(form);
+      out.add(form.toLowerCase());
+      out.add(form.toUpperCase());
+    }
+  }
+  return [...out];
 }
 
 /**
- * True when the filter catches the path: a reading matches `deny` or lies outside `allow`,
- * and not every reading is exempted by `except`.
+ * True when the filter catches the path (a rule that restricts): a reading matches `deny`
+ * or lies outside `allow`, and not every reading is exempted by `except`. An ambiguous
+ * path (a short name) is caught by any deny or allow list.
  * @example isCaught(pathFilter({ deny: ['.env'] }), { path: '.ENV', resolved: null, literal: null }) // true
  */
 export function isCaught(filter: CompiledPathFilter, view: PathView): boolean {
-  const readings = [view.path, view.resolved, view.literal].filter((p): p is string => p !== null).map((p) => p.normalize('NFC'));
-  if (filter.except && readings.every((p) => matchesAny(filter.except as RegexSource[], p, false))) return false;
-  if (filter.deny && readings.some((p) => matchesAny(filter.deny as RegexSource[], p, true))) return true;
-  return filter.allow !== null && readings.some((p) => !matchesAny(filter.allow as RegexSource[], p, false));
+  const all = readings(view);
+  const drives = view.noDrives !== true;
+  if (!view.ambiguous && filter.except && all.every((p) => matchesAny(filter.except as RegexSource[], p, false, drives))) return false;
+  if (view.ambiguous && (filter.deny || filter.allow)) return true;
+  if (filter.deny && foldedReadings(view).some((p) => matchesAny(filter.deny as RegexSource[], p, true, drives))) return true;
+  return filter.allow !== null && all.some((p) => !matchesAny(filter.allow as RegexSource[], p, false, drives));
+}
+
+/**
+ * True when the filter surely catches the path (a rule that approves): every reading
+ * matches `deny` exactly (case-sensitively), or lies outside `allow` however its case
+ * is folded, and no reading may be exempted by `except`. An ambiguous path never is.
+ * @example isSurelyCaught(pathFilter({ deny: ['docs/**'] }), { path: 'docs/a', resolved: '/etc/a', literal: null }) // false
+ */
+export function isSurelyCaught(filter: CompiledPathFilter, view: PathView): boolean {
+  if (view.ambiguous) return false;
+  const folded = foldedReadings(view);
+  const drives = view.noDrives !== true;
+  if (filter.except && folded.some((p) => matchesAny(filter.except as RegexSource[], p, true, drives))) return false;
+  const outsideAllow = filter.allow !== null && !folded.some((p) => matchesAny(filter.allow as RegexSource[], p, true, drives));
+  if (outsideAllow) return true;
+  return filter.deny !== null && readings(view).every((p) => matchesAny(filter.deny as RegexSource[], p, false, drives));
 }
 
 const DRIVE_PATH = /^[A-Za-z]:(?:\/|$)/;
-/** A compiled glob that starts with a drive letter (`D:/**`), with or without the relative-only guard. */
-const DRIVE_GLOB = /^\^(?:\(\?!\/\|\\\.\\\.\/\))?\(\?:[A-Za-z]:/;
+/** A compiled glob that starts with a drive letter (`D:/**`, or any drive: `[A-Za-z]:/**`), with or without the relative-only guard. */
+const DRIVE_GLOB = /^\^(?:\(\?!\/\|\\\.\\\.\/\))?\(\?:(?:[A-Za-z]|\[A-Za-z\]|\[a-zA-Z\]):/;
 
 /**
  * True when one of the compiled globs matches the path. A path on a drive (`D:/x`) is only
  * matched by globs naming a drive: the compiler's relative-only guard rules out `/` and
- * `../` but not `D:/`.
+ * `../` but not `D:/`. With `drives` false (a POSIX project), `C:/x` is a relative path.
  * @example matchesAny([globRegex('**')], 'D:/x', false) // false
  */
-export function matchesAny(globs: readonly RegexSource[], path: string, ignoreCase: boolean): boolean {
-  const onDrive = DRIVE_PATH.test(path);
+export function matchesAny(globs: readonly RegexSource[], path: string, ignoreCase: boolean, drives = true): boolean {
+  const onDrive = drives && DRIVE_PATH.test(path);
   for (const glob of globs) {
     if (onDrive && !DRIVE_GLOB.test(glob.source)) continue;
     if (toRegExp(variant(glob, ignoreCase)).test(path)) return true;

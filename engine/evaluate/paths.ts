@@ -49,13 +49,17 @@ export function touchedPaths(event: HookEvent, projectRoot: string): string[] {
 /**
  * One path as the matcher sees it: project-relative (`.` for the root itself) when inside
  * the project, absolute POSIX (`/etc/hosts`, `D:/x`) otherwise. With `backslash: 'literal'`
- * a backslash is a character of the name (as on Linux and macOS), not a separator.
+ * a backslash is a character of the name (as on Linux and macOS), not a separator, and a
+ * drive letter (`C:/x`) is a folder name, not a drive.
  * @example normalizePath('C:\\proj\\src\\a.ts', '/ignored', 'C:/proj') // 'src/a.ts'
  * @example normalizePath('../other/x', '/p/sub', '/p') // 'other/x'
  */
 export function normalizePath(raw: string, cwd: string, projectRoot: string, options: { backslash?: 'separator' | 'literal' } = {}): string {
   const root = absolutePath(projectRoot, '/');
-  const full = options.backslash === 'literal' ? absoluteAs(raw, absolutePath(cwd, root), false) : absolutePath(raw, absolutePath(cwd, root));
+  // Under a POSIX root (Linux, macOS, WSL) `C:/x` is a folder named `C:`, not a drive.
+  const drives = !root.startsWith('/');
+  const base = absolutePath(cwd, root);
+  const full = options.backslash === 'literal' ? absoluteAs(raw, base, false, false) : absoluteAs(raw, base, true, drives);
   if (full === root) return '.';
   // Drive letters were upper-cased by collapse, so a plain prefix test is enough.
   const prefix = root.endsWith('/') ? root : `${root}/`;
@@ -67,12 +71,12 @@ export function normalizePath(raw: string, cwd: string, projectRoot: string, opt
  * @example absolutePath('../b', '/p/a') // '/p/b'
  */
 export function absolutePath(raw: string, base: string): string {
-  return absoluteAs(raw, base, true);
+  return absoluteAs(raw, base, true, true);
 }
 
-function absoluteAs(raw: string, base: string, separator: boolean): string {
+function absoluteAs(raw: string, base: string, separator: boolean, drives = true): string {
   const path = separator && raw.includes('\\') ? raw.replace(/\\/g, '/') : raw;
-  const full = isAbsolute(path) ? path : `${base}/${path}`;
+  const full = (drives ? isAbsolute(path) : path.startsWith('/')) ? path : `${base}/${path}`;
   return full.charCodeAt(0) === 47 && !NOT_CANONICAL.test(full) ? full : collapse(full);
 }
 

@@ -50,6 +50,7 @@ export class EventScope {
   private factsCache: Facts | null = null;
   private bindingsCache: Record<string, unknown> | null = null;
   private promptKindCache: PromptKind | null | undefined;
+  private windowsCache: boolean | undefined;
 
   constructor(
     readonly event: HookEvent,
@@ -108,7 +109,11 @@ export class EventScope {
 
   private view(raw: string, cwd: string): PathView {
     const facts = this.facts;
-    return pathView(raw, cwd, this.ctx.projectRoot, facts.realpath ? (p) => facts.realpath?.(p) ?? null : undefined);
+    const resolve = facts.resolve
+      ? (p: string) => facts.resolve?.(p) ?? null
+      : facts.realpath ? (p: string) => facts.realpath?.(p) ?? null : undefined;
+    this.windowsCache ??= facts.volume?.().windows === true;
+    return pathView(raw, cwd, this.ctx.projectRoot, resolve, { windows: this.windowsCache });
   }
 
   /** Bindings for JSONata expressions: $agent, $tool, $paths, $env. */
@@ -123,6 +128,8 @@ function guardFacts(facts: Facts): Facts {
     stat: (path: string) => guarded(() => facts.stat(path), `cannot stat ${path}`),
     readText: (path: string, maxBytes: number) => guarded(() => facts.readText(path, maxBytes), `cannot read ${path}`),
     ...(facts.realpath ? { realpath: (path: string) => guarded(() => facts.realpath?.(path) ?? null, `cannot resolve ${path}`) } : {}),
+    ...(facts.resolve ? { resolve: (path: string) => guarded(() => facts.resolve?.(path) ?? null, `cannot resolve ${path}`) } : {}),
+    ...(facts.volume ? { volume: () => guarded(() => facts.volume?.() ?? { windows: false }, 'cannot tell the file system') } : {}),
   };
 }
 

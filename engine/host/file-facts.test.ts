@@ -156,6 +156,41 @@ describe('realpath', () => {
   });
 });
 
+describe('resolve: link by link, dangling links included', () => {
+  const link = (target: string, at: string) => {
+    fs.mkdirSync(path.dirname(path.join(root, at)), { recursive: true });
+    fs.symlinkSync(target, path.join(root, at));
+  };
+
+  it.each<[string, Array<[string, string]>, string, string | null]>([
+    // name, links (target, link), path, where it leads
+    ['a dangling link leads to the file a write through it creates', [['../src/new.ts', 'tests/dl.test.ts']], 'tests/dl.test.ts', 'src/new.ts'],
+    ['a dangling link to a secret', [['.env.local', 'notes.txt']], 'notes.txt', '.env.local'],
+    ['a dangling link whose target folder does not exist yet', [['../gen/x/y.ts', 'tests/t.ts']], 'tests/t.ts', 'gen/x/y.ts'],
+    ['a dangling absolute link', [['/etc/cron.d/job', 'job']], 'job', '/etc/cron.d/job'],
+    ['a link to a dangling link', [['b', 'a'], ['src/c.ts', 'b']], 'a', 'src/c.ts'],
+    ['a folder link on the way to a missing file', [['src/deep', 'd']], 'd/new/x.ts', 'src/deep/new/x.ts'],
+    ['a link to the writing process\'s descriptor stops there', [['/dev/stdout', 'out']], 'out', '/dev/stdout'],
+    ['a link into /proc stops there', [['/proc/self/cwd/x', 'cw']], 'cw', '/proc/self/cwd/x'],
+    ['a loop leads nowhere', [['l2', 'l1'], ['l1', 'l2']], 'l1', null],
+  ])('%s', (_name, links, given, expected) => {
+    for (const [target, at] of links) link(target, at);
+    expect(createFileFacts(root).realpath!(given)).toBe(expected);
+  });
+
+  it('lists every place a link pointed to on the way', () => {
+    write('real/secret', 'x');
+    link('real/secret', '.env.local');
+    link('.env.local', 'notes.txt');
+    expect(createFileFacts(root).resolve!('notes.txt')).toEqual({ real: 'real/secret', via: ['.env.local', 'real/secret'] });
+  });
+
+  it('says when Windows file-name rules apply', () => {
+    expect(createFileFacts(root).volume!()).toEqual({ windows: process.platform === 'win32' });
+    expect(createFileFacts('/mnt/c/Users/me/proj').volume!()).toEqual({ windows: true });
+  });
+});
+
 describe('one facts instance, one event', () => {
   it('lists a folder once however many globs walk it: a file written meanwhile shows in the next event', () => {
     const facts = createFileFacts(root);

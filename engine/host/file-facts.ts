@@ -34,6 +34,18 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
     const rel = path.posix.relative(projectRoot, absolute);
     return rel === '' ? '.' : rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel) ? absolute : rel;
   };
+  const resolve = (p: string): { real: string; via: string[] } | null => {
+    const found = followLinks(abs(p));
+    if (found === null) return null;
+    // Compare with the root's own real path, so a project under a symlinked folder stays inside.
+    rootReal ??= followLinks(projectRoot)?.real ?? projectRoot;
+    const root = rootReal;
+    const shown = (real: string) => {
+      const rel = path.posix.relative(root, real);
+      return rel === '' ? '.' : rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel) ? real : rel;
+    };
+    return { real: shown(found.real), via: found.via.map(shown) };
+  };
   return {
     findFiles(glob: string): FileFact[] {
       const pattern = forwardSlashes(glob);
@@ -63,15 +75,21 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
       return readHead(abs(p), maxBytes);
     },
     realpath(p: string): string | null {
-      const real = resolveExisting(abs(p));
-      if (real === null) return null;
-      // Compare with the root's own real path, so a project under a symlinked folder stays inside.
-      rootReal ??= resolveExisting(projectRoot) ?? projectRoot;
-      const rel = path.posix.relative(rootReal, real);
-      return rel === '' ? '.' : rel.startsWith('../') || rel === '..' || path.posix.isAbsolute(rel) ? real : rel;
+      return resolve(p)?.real ?? null;
+    },
+    resolve,
+    volume(): { windows: boolean } {
+      return { windows: process.platform === 'win32' || WSL_DRIVE.test(projectRoot) };
     },
   };
 }
+
+/** A Windows drive mounted in WSL (`/mnt/c/...`): Windows file-name rules apply there. */
+const WSL_DRIVE = /^\/mnt\/[a-z](?:\/|$)/;
+/** Places that mean the opening process's own descriptors or folders: not followed (they would be the runner's). */
+const PROCESS_LOCAL = /^\/(?:proc|dev\/fd|dev\/std(?:in|out|err))(?:\/|$)/;
+/** The kernel's bound on links followed in one lookup. */
+const MAX_LINKS = 40;
 
 /** `p` with backslashes turned into slashes (string scans, not a regex: no compile at the first event). */
 function forwardSlashes(p: string): string {
@@ -90,15 +108,60 @@ function namesFolder(glob: string, folder: string): boolean {
 }
 
 /**
- * Where an absolute path really leads: the longest existing prefix resolved through
- * symlinks, the part that does not exist yet (a file about to be written) appended.
+ * Where an absolute path really leads, link by link: each symlink on the way is replaced
+ * by its target, whether that target exists or not (a dangling link leads to the file a
+ * write through it creates). `via` holds each place a link pointed to, with the rest of
+ * the path appended (the end among them); `real` is the end. Null on a loop. Paths into /proc or /dev/fd stop
+ * there: they name the opening process's descriptors, not the runner's. On Windows the
+ * longest existing prefix is resolved by the system (8.3 short names expanded).
+ * @example followLinks('/p/tests/dl.test.ts') // { real: '/p/src/new.ts', via: [] } for a dangling tests/dl.test.ts -> ../src/new.ts
  */
-function resolveExisting(absolute: string): string | null {
+function followLinks(absolute: string): { real: string; via: string[] } | null {
+  if (process.platform === 'win32') {
+    const real = resolveExistingNative(absolute);
+    return real === null ? null : { real, via: [] };
+  }
+  const via: string[] = [];
+  let rest = absolute.split('/').filter((s) => s !== '' && s !== '.');
+  let current = '/';
+  let links = 0;
+  while (rest.length > 0) {
+    const name = rest[0];
+    rest = rest.slice(1);
+    if (name === '..') {
+      current = path.posix.dirname(current);
+      continue;
+    }
+    const next = path.posix.join(current, name);
+    if (PROCESS_LOCAL.test(next)) return { real: path.posix.join(next, ...rest), via };
+    let target: string | null = null;
+    try {
+      if (fs.lstatSync(next).isSymbolicLink()) target = fs.readlinkSync(next);
+    } catch {
+      // Missing (a file about to be created) or unreadable: the rest is appended as written.
+      return { real: path.posix.join(next, ...rest), via };
+    }
+    if (target === null) {
+      current = next;
+      continue;
+    }
+    if (++links > MAX_LINKS) return null;
+    const base = target.startsWith('/') ? '/' : current;
+    const pointed = path.posix.join(base, target, ...rest);
+    if (via[via.length - 1] !== pointed) via.push(pointed);
+    rest = [...target.split('/').filter((s) => s !== '' && s !== '.'), ...rest];
+    current = base;
+  }
+  return { real: current, via };
+}
+
+/** Windows: the longest existing prefix resolved by the system, the rest appended. */
+function resolveExistingNative(absolute: string): string | null {
   const tail: string[] = [];
   let head = absolute;
   for (;;) {
     try {
-      const real = fs.realpathSync(head).split(path.sep).join('/');
+      const real = fs.realpathSync.native(head).split(path.sep).join('/');
       return tail.length === 0 ? real : path.posix.join(real, ...tail.reverse());
     } catch {
       const parent = path.posix.dirname(head);

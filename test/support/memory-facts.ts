@@ -61,9 +61,15 @@ export class MemoryFacts implements Facts {
    * prefix; null on a link loop. Calls are recorded only when the table is not empty.
    */
   realpath(path: string): string | null {
-    if (this.symlinks.size === 0) return path;
+    return this.resolve(path)?.real ?? null;
+  }
+
+  /** As realpath, with every place a link pointed to on the way (the end among them). */
+  resolve(path: string): { real: string; via: string[] } | null {
+    if (this.symlinks.size === 0) return { real: path, via: [] };
     this.calls.push(`realpath ${path}`);
     let current = path;
+    const via: string[] = [];
     for (let hops = 0; hops < 40; hops++) {
       const segments = current.split('/');
       let next: string | null = null;
@@ -71,10 +77,18 @@ export class MemoryFacts implements Facts {
         const target = this.symlinks.get(segments.slice(0, i).join('/'));
         if (target !== undefined) next = posix.normalize([target, ...segments.slice(i)].join('/')).replace(/\/$/, '');
       }
-      if (next === null) return current;
+      if (next === null) return { real: current, via };
+      via.push(next);
       current = next;
     }
     return null;
+  }
+
+  /** Windows file-name rules, when the test says so. */
+  windows = false;
+
+  volume(): { windows: boolean } {
+    return { windows: this.windows };
   }
 
   readText(path: string, maxBytes: number): string | null {

@@ -1,0 +1,63 @@
+/**
+ * Issue 12, section 3: a path is judged by the file that would be opened, through the
+ * built runner. A dangling symlink by the file a write through it creates, a name by the
+ * file Windows or a case-insensitive file system opens for it.
+ */
+import * as fs from 'fs';
+import { makeProject, type TempProject } from '../support/run-hook';
+
+function pre(tool: string, input: Record<string, unknown>, project: TempProject, agent?: string) {
+  return project.run({
+    hook_event_name: 'PreToolUse', session_id: 's1', cwd: project.dir, permission_mode: 'default',
+    tool_name: tool, tool_input: input, tool_use_id: 't1', ...(agent ? { agent_type: agent } : {}),
+  });
+}
+
+function outcome(r: { json: unknown; exitCode: number | null }): string {
+  expect(r.exitCode).toBe(0);
+  const out = (r.json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput;
+  return out?.permissionDecision ?? 'none';
+}
+
+describe('secrets are judged by the file that would be opened', () => {
+  let project: TempProject;
+  beforeAll(() => {
+    project = makeProject([
+      'version: 1',
+      'rules:',
+      '  - id: no-secret-writes',
+      '    on: PreToolUse',
+      '    tools: Write|Edit|Bash',
+      '    paths: { deny: [".env", ".env.*", ".ssh/**", "id_rsa*", "*.key", "credentials*.json", ".git/**"] }',
+      '    unparsable: ignore',
+      '    deny: "{{path}} holds secrets."',
+      '',
+    ].join('\n'));
+    fs.symlinkSync('.env', project.file('notes.txt'));
+    fs.symlinkSync('.git/hooks/pre-commit', project.file('docs-hook'));
+  });
+  afterAll(() => project.remove());
+
+  it.each([
+    ['a dangling link to .env (Write)', 'notes.txt'],
+    ['a dangling link into .git (Write)', 'docs-hook'],
+    ['a trailing dot', '.env.'],
+    ['a trailing space', '.env '],
+    ['the default data stream', '.env::$DATA'],
+    ['a named stream of a folder', '.git::$INDEX_ALLOCATION/config'],
+    ['a long s for s (case folding)', '.\u017Fsh/authorized_keys'],
+    ['a Kelvin sign for k', 'server.\u212Aey'],
+    ['a dotless i', 'credent\u0131als.json'],
+    ['a zero-width space', '.e\u200Bnv'],
+    ['upper case', 'ID_RSA'],
+    ['NFD', 'credentials-cafe\u0301.json'],
+  ])('%s: %j is denied', (_name, file) => {
+    expect(outcome(pre('Write', { file_path: project.file(file), content: 'x' }, project))).toBe('deny');
+  });
+
+  it('a dangling link to .env written through Bash', () => {
+    expect(outcome(pre('Bash', { command: 'echo API_KEY=1 > notes.txt' }, project))).toBe('deny');
+    expect(fs.existsSync(project.file('.env'))).toBe(false);
+  });
+});
+
