@@ -1,53 +1,74 @@
 /**
- * ai-team's path rules hold for files a Bash command writes, and for paths that lead
- * elsewhere through a symlink: judged by what they really touch.
+ * ai-team's lanes hold for the files a Bash command writes as they hold for Write, for
+ * paths that lead elsewhere through a symlink (dangling ones included), and for commands
+ * whose writes cannot be known (asked about). Through the built runner.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { makeProject, type TempProject } from '../../support/run-hook';
+import { makeProject, packMessage, type TempProject } from '../../support/run-hook';
 
+const LOG = '.claude/policy-decisions.jsonl';
 let project: TempProject;
 beforeAll(() => {
   project = makeProject('version: 1\ninclude: [ai-team]\n');
 });
 afterAll(() => project.remove());
 
+/** A Bash call by `agent` ('' for the main session, hannibal). */
 function bash(agent: string, command: string) {
   return project.run({
     hook_event_name: 'PreToolUse', session_id: 's1', cwd: project.dir, permission_mode: 'default',
-    tool_name: 'Bash', tool_input: { command }, tool_use_id: 't1', agent_type: agent,
+    tool_name: 'Bash', tool_input: { command }, tool_use_id: 't1', ...(agent ? { agent_type: agent } : {}),
   });
 }
 
-describe('Bash writes are path writes', () => {
+function decision(r: ReturnType<typeof bash>): { decision: string; reason: string } | null {
+  const out = (r.json as { hookSpecificOutput?: { permissionDecision: string; permissionDecisionReason: string } } | null)?.hookSpecificOutput;
+  return out ? { decision: out.permissionDecision, reason: out.permissionDecisionReason } : null;
+}
+
+describe('every lane holds for Bash writes as for Write', () => {
   it.each([
-    ['lynch', 'echo x > src/app.ts', 'src/app.ts'],
-    ['ai-team:lynch', 'cat notes.md | tee -a docs/review.md', 'docs/review.md'],
-    ['amy', 'git log > findings.txt', 'findings.txt'],
-    ['sosa', "bash -c 'sed -i s/a/b/ src/x.ts'", 'src/x.ts'],
-  ])('%s: `%s` is denied like a Write of %s', (agent, command, written) => {
-    const r = bash(agent, command);
+    ['', 'ateam-orchestrator-mission-files-only', 'hannibal', 'echo x > src/app.ts', 'src/app.ts'],
+    ['murdock', 'ateam-tester-writes-tests-only', 'murdock', 'cat > src/cart.ts <<EOF\nexport const total = 0;\nEOF', 'src/cart.ts'],
+    ['ba', 'ateam-implementer-no-test-writes', 'ba', "sed -i 's/toBe(1)/toBe(2)/' src/cart.test.ts", 'src/cart.test.ts'],
+    ['lynch', 'ateam-reviewer-writes-nothing', 'lynch', 'cp /tmp/x src/app.ts', 'src/app.ts'],
+    ['lynch', 'ateam-reviewer-writes-nothing', 'lynch', 'mv notes.md src/app.ts', 'src/app.ts'],
+    ['ai-team:lynch', 'ateam-reviewer-writes-nothing', 'lynch', 'cat notes.md | tee -a src/review.md', 'src/review.md'],
+    ['lynch', 'ateam-reviewer-writes-nothing', 'lynch', 'dd if=/dev/zero of=src/app.ts bs=1 count=1', 'src/app.ts'],
+    ['lynch', 'ateam-reviewer-writes-nothing', 'lynch', 'truncate -s 0 src/app.ts', 'src/app.ts'],
+    ['lynch', 'ateam-reviewer-writes-nothing', 'lynch', 'touch src/app.ts', 'src/app.ts'],
+    ['lynch', 'ateam-reviewer-writes-nothing', 'lynch', 'rm -f src/app.ts', 'src/app.ts'],
+    ['lynch', 'ateam-reviewer-writes-nothing', 'lynch', 'echo notes > /tmp/review.md', '/tmp/review.md'],
+    ['amy', 'ateam-investigator-no-project-writes', 'amy', 'git log > findings.txt', 'findings.txt'],
+    ['sosa', 'ateam-sosa-writes-nothing', 'sosa', "bash -c 'sed -i s/a/b/ src/x.ts'", 'src/x.ts'],
+  ])('%s: `%s` is denied by its lane like a Write of the file', (agentType, rule, agent, command, written) => {
+    const r = bash(agentType, command);
     expect(r.exitCode).toBe(0);
-    expect(r.json).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
-    expect((r.json as any).hookSpecificOutput.permissionDecisionReason).toContain(`this command writes ${written}`);
+    expect(decision(r)).toEqual({ decision: 'deny', reason: packMessage('ai-team', rule, { agent, path: written }) });
   });
 
   it.each([
-    ['lynch', 'npm test 2>&1 | tail -20'],
+    ['lynch', 'git status && git diff HEAD~1 | head -50'],
     ['lynch', "grep -rn '>' src"],
     ['amy', 'echo x > /tmp/scratch.txt'],
     ['ba', 'echo x > src/app.ts'],
+    ['murdock', 'echo x > tests/cart.test.ts'],
+    ['', 'mkdir -p mission && echo "# plan" > mission/plan.md'],
     ['Explore', 'echo x > src/app.ts'],
   ])('%s: `%s` gets no opinion', (agent, command) => {
     const r = bash(agent, command);
     expect([r.exitCode, r.stdout]).toEqual([0, '']);
   });
 
-  it('a command whose target cannot be known is asked about, not waved through', () => {
-    const r = bash('lynch', 'echo x > "$TARGET"');
-    expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'ask' } });
+  it.each([
+    ['lynch', 'echo x > "$TARGET"', '> writes to a path that is not static'],
+  ])('%s: `%s` cannot be checked, so it is asked about', (agent, command, why) => {
+    const r = bash(agent, command);
+    expect(decision(r)).toEqual({ decision: 'ask', reason: expect.stringContaining(why) });
   });
+
 });
 
 describe('a symlink inside an allowed folder that leads outside it', () => {
@@ -56,22 +77,32 @@ describe('a symlink inside an allowed folder that leads outside it', () => {
     outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ai-team-outside-')));
     fs.mkdirSync(project.file('__tests__'), { recursive: true });
     fs.symlinkSync(path.join(outside), project.file('__tests__/fixtures'));
+    fs.mkdirSync(project.file('tests'), { recursive: true });
+    // Dangling: src/new.ts does not exist; writing through the link creates it.
+    fs.symlinkSync('../src/new.ts', project.file('tests/dl.test.ts'));
   });
   afterAll(() => fs.rmSync(outside, { recursive: true, force: true }));
 
+  const write = (file: string) => project.run({
+    hook_event_name: 'PreToolUse', session_id: 's1', cwd: project.dir, tool_name: 'Write', agent_type: 'murdock',
+    tool_input: { file_path: project.file(file), content: 'x' },
+  });
+
   it('is judged by where it leads: murdock cannot write through it', () => {
-    const r = project.run({
-      hook_event_name: 'PreToolUse', session_id: 's1', cwd: project.dir, tool_name: 'Write', agent_type: 'murdock',
-      tool_input: { file_path: project.file('__tests__/fixtures/cart.test.ts'), content: 'x' },
+    expect(decision(write('__tests__/fixtures/cart.test.ts'))?.decision).toBe('deny');
+  });
+
+  it('a dangling link is judged by the file it would create: tests/dl.test.ts -> ../src/new.ts', () => {
+    expect(decision(write('tests/dl.test.ts'))).toEqual({
+      decision: 'deny',
+      reason: packMessage('ai-team', 'ateam-tester-writes-tests-only', { agent: 'murdock', path: 'tests/dl.test.ts' }),
     });
-    expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(decision(bash('murdock', 'echo x > tests/dl.test.ts'))?.decision).toBe('deny');
+    expect(fs.existsSync(project.file('src/new.ts'))).toBe(false);
   });
 
   it('while a real file in the allowed folder stays allowed', () => {
-    const r = project.run({
-      hook_event_name: 'PreToolUse', session_id: 's1', cwd: project.dir, tool_name: 'Write', agent_type: 'murdock',
-      tool_input: { file_path: project.file('__tests__/cart.test.ts'), content: 'x' },
-    });
+    const r = write('__tests__/cart.test.ts');
     expect([r.exitCode, r.stdout]).toEqual([0, '']);
   });
 });
