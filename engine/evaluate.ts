@@ -32,6 +32,7 @@ export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: Evalu
   const input: HookEvent = event !== null && typeof event === 'object' ? event : { hook_event_name: '' };
   const agent = resolveAgent(policy.agents, input);
   const scope = new EventScope(input, agent, ctx, ctx.now ? policy.settings.deadlineMs : 0, isMainSession(policy.agents, input));
+  scope.knownCommands = policy.settings.knownCommands;
   const decision: Decision = {
     event: scope.eventName,
     agent,

@@ -186,6 +186,8 @@ export interface CompiledSettings {
   deadlineMs: number;
   /** The top file's self_protection openings (optional so older artefacts stay valid). */
   selfProtection?: { except: string[]; mainSession: string[] };
+  /** `known_commands`: commands trusted to write nothing unseen, each as its first words (absent when none). */
+  knownCommands?: string[][];
 }
 
 export interface CompiledBypass {

@@ -42,6 +42,7 @@ export function compileSettings(files: readonly LoadedFile[]): SettingsResult {
       log: compileLog(ordered),
       deadlineMs: typeof deadline === 'number' ? deadline : 5000,
       selfProtection: compileSelfProtection(files),
+      ...knownCommands(ordered),
     },
     bypassOf,
   };
@@ -53,6 +54,14 @@ function compileSelfProtection(files: readonly LoadedFile[]): { except: string[]
   const raw = top && isObject(top.doc) && isObject(top.doc.settings) ? top.doc.settings.self_protection : undefined;
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((g): g is string => typeof g === 'string') : []);
   return isObject(raw) ? { except: list(raw.except), mainSession: list(raw.main_session) } : { except: [], mainSession: [] };
+}
+
+/** `known_commands`, each split into its words; absent when no file gives a list. */
+function knownCommands(ordered: readonly LoadedFile[]): { knownCommands?: string[][] } {
+  const list = firstDefined(ordered, (d) => d.settings?.known_commands)?.value;
+  if (!Array.isArray(list)) return {};
+  const commands = list.filter((c): c is string => typeof c === 'string').map((c) => c.trim().split(/\s+/)).filter((w) => w[0] !== '');
+  return commands.length > 0 ? { knownCommands: commands } : {};
 }
 
 function compileLog(ordered: readonly LoadedFile[]): CompiledLog {

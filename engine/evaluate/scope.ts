@@ -12,6 +12,9 @@ import type * as ShellWritesModule from './shell/writes';
 /** Tools whose input is a shell command; under `paths`, they touch the files the command writes. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(['Bash', 'PowerShell']);
 
+/** A place that means a descriptor or folder of the process that opens it, not a file of its own. */
+const DESCRIPTOR_LINK = /^\/(?:dev\/(?:fd(?:\/|$)|std(?:in|out|err)$)|proc\/)/;
+
 /** How Claude Code opens the prompt it sends when a background subagent finishes. */
 const TASK_NOTIFICATION = '<task-notification>';
 
@@ -51,6 +54,8 @@ export class EventScope {
   private bindingsCache: Record<string, unknown> | null = null;
   private promptKindCache: PromptKind | null | undefined;
   private windowsCache: boolean | undefined;
+  /** The policy's `known_commands` (settings), for the shell analysis. */
+  knownCommands: readonly (readonly string[])[] | undefined;
 
   constructor(
     readonly event: HookEvent,
@@ -91,9 +96,14 @@ export class EventScope {
     if (typeof command !== 'string') return (this.shellCache = { views: [], unchecked: null });
     const facts = this.facts;
     const home = this.ctx.env.HOME;
-    const writes = loadShellWrites().shellWrites(command, { cwd, projectRoot: root, ...(home ? { home } : {}), isFolder: (p) => facts.stat(p) === 'dir' });
+    const writes = loadShellWrites().shellWrites(command, {
+      cwd, projectRoot: root, ...(home ? { home } : {}), isFolder: (p) => facts.stat(p) === 'dir', knownCommands: this.knownCommands,
+    });
     const views = writes.paths.map((p) => this.view(p.absolute, cwd));
-    return (this.shellCache = { views, unchecked: writes.unchecked });
+    // A symlink to /dev/fd/N or /proc/self/...: which file that is depends on the writing process.
+    const descriptors = views.filter((v) => [v.resolved, ...(v.via ?? [])].some((p) => p !== null && DESCRIPTOR_LINK.test(p)));
+    const reasons = [writes.unchecked, ...descriptors.map((v) => `${v.path} leads through a symlink to a descriptor of the writing process`)].filter((r): r is string => r !== null);
+    return (this.shellCache = { views, unchecked: reasons.length > 0 ? reasons.join('; ') : null });
   }
 
   /** The context's facts, with thrown errors turned into FactError. */

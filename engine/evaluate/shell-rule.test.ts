@@ -1,6 +1,8 @@
 import { compiledPolicy, compiledRule, pathFilter, toolFilter } from '../../test/support/compiled';
 import { memoryContext } from '../../test/support/memory-facts';
+import { buildPolicy } from '../build-policy';
 import { evaluate } from '../evaluate';
+import { memoryReader } from '../load/memory-reader';
 import type { CompiledRule, HookEvent } from '../types';
 
 function bash(command: string, cwd = '/proj', tool = 'Bash'): HookEvent {
@@ -105,6 +107,57 @@ describe('commands that cannot be checked', () => {
   test('other conditions still apply before the unparsable outcome', async () => {
     const rule = compiledRule({ tools: toolFilter('Bash'), agents: ['murdock'], paths: pathFilter({ deny: ['src/**'] }) });
     expect((await decide([rule], bash('echo x > $F'))).outcome).toBe('none');
+  });
+});
+
+describe('commands whose effect is not known are not checkable', () => {
+  test.each([['npm test'], ['make build'], ['git checkout -- src/a.ts'], ['gzip src/a.ts'], ['./deploy.sh']])('%s asks under a deny rule', async (command) => {
+    const d = await decide([denySrc()], bash(command));
+    expect(d.outcome).toBe('ask');
+    expect(d.reason).toMatch(/^Cannot tell which files this Bash command writes \(.*(not a command whose writes are known|git checkout|runs the program)/);
+  });
+
+  test('a known read-only command writes nothing', async () => {
+    expect((await decide([denySrc()], bash('git diff && grep -rn TODO src | head'))).outcome).toBe('none');
+  });
+});
+
+describe('settings.known_commands: commands the team trusts', () => {
+  const policy = [
+    'version: 1',
+    'settings:',
+    '  known_commands: ["npm test", "npx jest", make]',
+    'rules:',
+    '  - id: no-src',
+    '    on: PreToolUse',
+    '    tools: Bash',
+    '    paths: { deny: ["src/**"] }',
+    '    deny: "no {{path}}"',
+    '',
+  ].join('\n');
+  const built = buildPolicy(['p.yaml'], memoryReader({ 'p.yaml': policy }));
+
+  test('compile to their first words', () => {
+    expect(built.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(built.policy?.settings.knownCommands).toEqual([['npm', 'test'], ['npx', 'jest'], ['make']]);
+  });
+
+  test.each<[string, string]>([
+    ['npm test', 'none'],
+    ['npm test -- --watch=false', 'none'],
+    ['npx jest src && make', 'none'],
+    ['npm install', 'ask'],
+    ['npx prettier --write src', 'ask'],
+    // the writes the analysis sees are still judged
+    ['npm test > src/out.txt', 'deny'],
+    ['make && rm src/a.ts', 'deny'],
+  ])('%s -> %s', async (command, outcome) => {
+    expect((await evaluate(built.policy!, bash(command), memoryContext())).outcome).toBe(outcome);
+  });
+
+  test('a schema error for an entry that is not text', () => {
+    const bad = buildPolicy(['p.yaml'], memoryReader({ 'p.yaml': 'version: 1\nsettings:\n  known_commands: [" "]\n' }));
+    expect(bad.diagnostics.map((d) => d.code)).toContain('schema-invalid');
   });
 });
 

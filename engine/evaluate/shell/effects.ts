@@ -18,6 +18,10 @@ export type Stdin = { kind: 'none' } | { kind: 'pipe' } | { kind: 'text'; text: 
 export interface CommandContext {
   stdin: Stdin;
   home?: string;
+  /** True when the command runs in a known folder inside the project (git trusts its repository there). */
+  inProject?: boolean;
+  /** The team's `known_commands`, each as its first words: trusted to write nothing the analysis cannot see. */
+  known?: readonly (readonly string[])[];
 }
 
 export interface CommandEffect {
@@ -28,6 +32,8 @@ export interface CommandEffect {
   script?: Arg;
   /** The script runs in this shell (`eval`), so its `cd` outlasts it; otherwise in a child shell. */
   scriptInShell?: boolean;
+  /** The script runs later, at a time that cannot be known (`trap`): in an unknown folder, with unknown descriptors. */
+  deferred?: boolean;
   /** Other commands this one runs (`sudo`, `env`, `xargs`, `find -exec`), in `chdir` when given. */
   runs?: Array<{ argv: Arg[]; chdir?: Arg }>;
   /** `cd`: the new working folder, or null when it cannot be known. */
@@ -37,6 +43,13 @@ export interface CommandEffect {
 /** One entry of the command table: the names it answers to and what it does with its arguments. */
 export interface CommandSpec {
   names: readonly string[];
+  /**
+   * 'safe' when an argument with no static text cannot make the command write more than
+   * the spec reports (its operands are paths the spec already finds unknown, or it has no
+   * option that writes); otherwise such an argument, which may be an option (`sort $X`
+   * with X=-oFILE), makes the command not checkable.
+   */
+  nullArgs?: 'safe';
   effect(args: readonly Arg[], ctx: CommandContext): CommandEffect;
 }
 

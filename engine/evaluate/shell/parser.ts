@@ -23,7 +23,7 @@ export interface ShellSyntax {
   parse(script: string): ShNode;
   nodeType(node: ShNode): string;
   walk(node: ShNode, visit: (node: ShNode) => boolean): void;
-  /** The name of an operator code ('>', '&&', ...), or '' when unknown. */
+  /** The name of an operator code ('>', '&&', '${:=', ...), or '' when unknown. */
   operator(code: unknown): OperatorName;
 }
 
@@ -35,7 +35,7 @@ export class ShellSyntaxError extends Error {
   }
 }
 
-const PROBE = ': >a >>a >|a &>a &>>a <>a >&a <a <&a <<<a\n: <<E\nE\n: <<-E\nE\na && b\na || b\na | b\na |& b\n: <(a) >(b)\n';
+const PROBE = ': >a >>a >|a &>a &>>a <>a >&a <a <&a <<<a\n: <<E\nE\n: <<-E\nE\na && b\na || b\na | b\na |& b\n: <(a) >(b)\n: ${a=b} ${a:=b}\n';
 const PROBE_REDIRECTS = ['>', '>>', '>|', '&>', '&>>', '<>', '>&', '<', '<&', '<<<'];
 const PROBE_BINARY = ['&&', '||', '|', '|&'];
 
@@ -67,6 +67,8 @@ export function loadShellSyntax(): ShellSyntax {
   PROBE_BINARY.forEach((name, i) => operators.set(child(stmts[3 + i], 'Cmd')?.Op, name));
   const substs = list(child(stmts[7], 'Cmd'), 'Args').slice(1);
   substs.forEach((w, i) => operators.set(list(w, 'Parts')[0].Op, i === 0 ? '<(' : '>('));
+  // Parameter expansions that assign: ${a=b}, ${a:=b}.
+  list(child(stmts[8], 'Cmd'), 'Args').slice(1).forEach((w, i) => operators.set(child(list(w, 'Parts')[0], 'Exp')?.Op, i === 0 ? '${=' : '${:='));
   loaded = {
     parse,
     nodeType: (node) => syntax.NodeType(node),

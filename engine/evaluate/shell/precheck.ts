@@ -1,32 +1,60 @@
 /**
- * A cheap test that a command cannot write, so the parser is not even loaded for
- * `git status` or `npm test`. It must never say "cannot write" for a command that can:
- * when in doubt, it says "parse".
+ * The fast path: a command made of plain words joined by `&&`, `||`, `;`, `|` and new
+ * lines needs no parser (about 100 ms to load), because each word is its own text. Most
+ * commands an agent runs (`git status`, `ls -la src && npm test`, `rm -rf build`) are such
+ * commands. Anything else (quotes, backslashes, `$`, backticks, globs, braces,
+ * redirections, parentheses, comments, `~`, `!`, `&`, keywords, assignments) goes to the
+ * parser: when in doubt, it parses.
  */
-import { KNOWN_COMMAND_NAMES } from './commands';
 
-/**
- * Characters that redirect (`>`, also in `<>`, `>(`), expand at run time (`$`, backticks), or
- * build words (`{a,b}` brace expansion, `*`, `?`, `[` globs): with any of them, parse.
- */
-const PARSE_ALWAYS = /[>$`{}*?[]/;
+/** How a plain command is joined to the one before it ('' for the first). */
+export type PlainJoin = '' | '&&' | '||' | ';' | '|';
 
-let names: RegExp | null = null;
-
-/**
- * False only when the command surely writes nothing: it has no redirection or run-time
- * expansion, and no known command name starts a word, once quotes and backslashes are
- * removed (`r''m` and `\rm` are rm). Case-insensitive (`RM` is rm on macOS).
- * @example mayWrite('git status') // false
- * @example mayWrite("r''m -f x") // true
- */
-export function mayWrite(command: string): boolean {
-  if (PARSE_ALWAYS.test(command)) return true;
-  const plain = command.replace(/\\\r?\n/g, '').replace(/[\\'"]/g, '');
-  names ??= new RegExp(`(?:^|[^A-Za-z0-9_])(?:${KNOWN_COMMAND_NAMES.map(escape).join('|')})`, 'i');
-  return names.test(plain);
+export interface PlainCommand {
+  argv: string[];
+  join: PlainJoin;
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Characters of a plain word; anything else in a command sends it to the parser. */
+const PLAIN = /^[A-Za-z0-9_./:,@%+=^\- \t\n;|&]*$/;
+const TOKEN = /&&|\|\||[|;\n]|[^\s;|&]+|&/g;
+/** Words the shell (or the parser) reads as syntax at the start of a command. */
+const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'function', 'select', 'time', 'coproc',
+  'export', 'declare', 'local', 'readonly', 'typeset', 'nameref', 'let']);
+
+/**
+ * The simple commands of a plain command, or null when it is not plain (then it is parsed).
+ * @example plainCommands('ls -la src && git status') // [{ argv: ['ls', '-la', 'src'], join: '' }, { argv: ['git', 'status'], join: '&&' }]
+ * @example plainCommands('echo x > f') // null
+ */
+export function plainCommands(command: string): PlainCommand[] | null {
+  if (!PLAIN.test(command)) return null;
+  const commands: PlainCommand[] = [];
+  // The operator since the last command ('' before the first).
+  let join: PlainJoin = '';
+  let current: string[] = [];
+  for (const token of command.match(TOKEN) ?? []) {
+    if (token === '&') return null;
+    if (token === '&&' || token === '||' || token === '|' || token === ';' || token === '\n') {
+      const op: PlainJoin = token === '\n' ? ';' : token;
+      if (current.length === 0) {
+        // `a;\n b` and blank lines are fine; any other operator without a command before it is the parser's.
+        if (op === ';' && join === ';' && commands.length > 0) continue;
+        return null;
+      }
+      if (current[0].includes('=') || RESERVED.has(current[0])) return null;
+      commands.push({ argv: current, join });
+      current = [];
+      join = op;
+      continue;
+    }
+    current.push(token);
+  }
+  if (current.length > 0) {
+    if (current[0].includes('=') || RESERVED.has(current[0])) return null;
+    commands.push({ argv: current, join });
+  } else if (join !== ';' && commands.length > 0) {
+    return null;
+  }
+  return commands;
 }

@@ -6,6 +6,7 @@
  */
 import type { CommandEffect, CommandSpec, Stdin } from './effects';
 import { optionValues, parseOptions, type OptionSpec, type ParsedArgs } from './options';
+import { unsafeVariable } from './variables';
 import type { Arg } from './words';
 
 /**
@@ -16,6 +17,7 @@ import type { Arg } from './words';
 function prefix(names: string[], spec: OptionSpec, extra?: (parsed: ParsedArgs) => CommandEffect | null, skip = 0): CommandSpec {
   return {
     names,
+    nullArgs: 'safe',
     effect: (args) => {
       const parsed = parseOptions(args, { ...spec, stopAtOperand: true });
       const own = extra ? extra(parsed) : {};
@@ -23,7 +25,11 @@ function prefix(names: string[], spec: OptionSpec, extra?: (parsed: ParsedArgs) 
       const { cd, ...effect } = own;
       let argv = parsed.rest.slice(skip);
       // env and sudo take VAR=value assignments before the command.
-      while (argv.length > 0 && typeof argv[0] === 'string' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0])) argv = argv.slice(1);
+      while (argv.length > 0 && typeof argv[0] === 'string' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0])) {
+        const problem = unsafeVariable(argv[0].slice(0, argv[0].indexOf('=')));
+        if (problem) return { ...effect, unsure: problem };
+        argv = argv.slice(1);
+      }
       if (argv.length === 0) return effect;
       return { ...effect, runs: [{ argv, ...(cd !== undefined ? { chdir: cd } : {}) }] };
     },
@@ -57,7 +63,7 @@ function shellEffect(args: readonly Arg[], stdin: Stdin): CommandEffect {
     else if (/^-[A-Za-z]*c[A-Za-z]*$/.test(arg)) inline = true;
   }
   if (inline) return { script: operands.length > 0 ? operands[0] : null };
-  if (operands.length > 0 && operands[0] !== '-') return {};
+  if (operands.length > 0 && operands[0] !== '-') return { unsure: `the shell runs the script file ${operands[0] ?? '(a name that is not static)'}, which is not looked into` };
   if (stdin.kind === 'text') return { script: stdin.text };
   if (stdin.kind === 'pipe') return { unsure: 'the shell runs a script read from a pipe' };
   return {};
@@ -76,11 +82,16 @@ const INTERPRETERS: Array<[string[], RegExp]> = [
 /** Every interpreter name stem, for the pre-check. */
 export const INTERPRETER_STEMS: readonly string[] = INTERPRETERS.flatMap(([stems]) => stems);
 
+/** Flags that make an interpreter print and exit without running any code. */
+const VERSION_FLAGS = /^(?:--version|-v|-V|--help|-h)$/;
+
 function interpreterEffect(name: string, args: readonly Arg[], stdin: Stdin, inlineFlag: RegExp): CommandEffect {
   if (args.some((a) => a !== null && inlineFlag.test(a))) return { unsure: `it runs inline ${name} code` };
   const operands = args.filter((a) => a === null || a === '-' || !a.startsWith('-'));
   if ((operands.length === 0 || operands[0] === '-') && stdin.kind !== 'none') return { unsure: `it runs ${name} code read from standard input` };
-  return {};
+  if (args.length === 1 && args[0] !== null && VERSION_FLAGS.test(args[0])) return {};
+  if (args.length === 0) return {};
+  return { unsure: `it runs ${name} code from a file or module, which is not looked into` };
 }
 
 export const RUNNERS: CommandSpec[] = [
@@ -100,11 +111,13 @@ export const RUNNERS: CommandSpec[] = [
   prefix(['timeout'], { valued: 'ks', long: ['kill-after', 'signal'] }, undefined, 1),
   {
     names: ['sudoedit'],
+    nullArgs: 'safe',
     effect: (args) => ({ writes: parseOptions(args, { valued: 'ughpCDrtTU' }).operands.map((path) => ({ path })) }),
   },
   {
     // xargs adds arguments read from its input: they are unknown (null) here.
     names: ['xargs'],
+    nullArgs: 'safe',
     effect: (args) => {
       const parsed = parseOptions(args, {
         valued: 'adEILnPs',
@@ -140,11 +153,13 @@ export const RUNNERS: CommandSpec[] = [
   },
   {
     names: ['eval'],
+    nullArgs: 'safe',
     effect: (args) => ({ script: args.includes(null) ? null : args.join(' '), scriptInShell: true }),
   },
-  { names: SHELLS, effect: (args, ctx) => shellEffect(args, ctx.stdin) },
+  { names: SHELLS, nullArgs: 'safe', effect: (args, ctx) => shellEffect(args, ctx.stdin) },
   {
     names: OTHER_SHELLS,
+    nullArgs: 'safe',
     effect: (args, ctx) => (args.length > 0 || ctx.stdin.kind !== 'none' ? { unsure: 'it runs a shell whose scripts are not parsed' } : {}),
   },
   {
@@ -156,12 +171,13 @@ export const RUNNERS: CommandSpec[] = [
       const program = parsed.operands[0];
       if (program === undefined) return {};
       if (program === null) return { unsure: 'the awk program is not static' };
-      return /[>|]|system|getline/.test(program) ? { unsure: 'the awk program may write files or run commands' } : {};
+      // `@include`/`@load` read code from files (gawk).
+      return /[>|@]|system|getline/.test(program) ? { unsure: 'the awk program may write files or run commands' } : {};
     },
   },
-  { names: ['cd'], effect: (args, ctx) => ({ cd: cdTarget(parseOptions(args).operands, ctx.home) }) },
-  { names: ['pushd'], effect: (args) => ({ cd: args.length === 1 && args[0] !== null && !/^[-+]/.test(args[0]) ? args[0] : null }) },
-  { names: ['popd'], effect: () => ({ cd: null }) },
+  { names: ['cd'], nullArgs: 'safe', effect: (args, ctx) => ({ cd: cdTarget(parseOptions(args).operands, ctx.home) }) },
+  { names: ['pushd'], nullArgs: 'safe', effect: (args) => ({ cd: args.length === 1 && args[0] !== null && !/^[-+]/.test(args[0]) ? args[0] : null }) },
+  { names: ['popd'], nullArgs: 'safe', effect: () => ({ cd: null }) },
 ];
 
 /**
@@ -171,7 +187,7 @@ export const RUNNERS: CommandSpec[] = [
 export function interpreterFor(name: string): CommandSpec | null {
   const stem = name.replace(/[\d.]+$/, '');
   for (const [stems, inline] of INTERPRETERS) {
-    if (stems.includes(stem)) return { names: [name], effect: (args, ctx) => interpreterEffect(name, args, ctx.stdin, inline) };
+    if (stems.includes(stem)) return { names: [name], nullArgs: 'safe', effect: (args, ctx) => interpreterEffect(name, args, ctx.stdin, inline) };
   }
   return null;
 }

@@ -1,19 +1,27 @@
 /**
- * Walks a parsed script in execution order, tracking the working folder through `cd`, and
- * collects every write: redirections and the writes of each command (commands.ts), inside
- * `&&`, `||`, `;`, pipes, `( )`, `{ }`, `$( )`, backticks, process substitutions and
+ * Walks a parsed script in execution order, tracking the working folder through `cd` and
+ * the file descriptors through redirections, and collects every write: redirections and
+ * the writes of each command (commands.ts), inside `&&`, `||`, `;`, pipes, `( )`, `{ }`,
+ * `$( )`, backticks, process substitutions, functions (where they are called), traps and
  * nested `bash -c` / `eval` scripts (bounded depth).
  */
 import { absolutePath } from '../paths';
 import { commandEffect, commandName } from './commands';
 import type { Stdin, WriteTarget } from './effects';
-import { child, list, ShellSyntaxError, type ShellSyntax, type ShNode } from './parser';
+import { FdTable, descriptorPath, procPath, type HeldFile } from './fds';
+import { child, list, text, ShellSyntaxError, type ShellSyntax, type ShNode } from './parser';
+import { unsafeVariable } from './variables';
+import type { PlainCommand } from './precheck';
 import { heredocText, nestedScripts, wordText, type Arg } from './words';
 
-/** The shell's state at one point: its working folder (null once unknown) and standard input. */
+/** The shell's state at one point. */
 interface WalkState {
+  /** Working folder; null once unknown. */
   cwd: string | null;
   stdin: Stdin;
+  fds: FdTable;
+  /** Inside a branch or a loop: descriptors only gain files (what may have run adds up). */
+  merge: boolean;
 }
 
 export interface FoundWrite {
@@ -22,6 +30,8 @@ export interface FoundWrite {
   cwd: string | null;
   /** The command (or redirection) that writes. */
   by: string;
+  /** The descriptors of the writing command, for `/dev/stdout`, `/dev/fd/N`... */
+  fds: FdTable;
 }
 
 export interface WalkResult {
@@ -30,26 +40,89 @@ export interface WalkResult {
   unsure: string[];
 }
 
+export interface WalkOptions {
+  home?: string;
+  /** Absolute project root: git is trusted inside it only. */
+  projectRoot?: string;
+  /** The team's `known_commands`, each as its first words. */
+  known?: readonly (readonly string[])[];
+}
+
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 const HERE_REDIRECTS = new Set(['<<', '<<-', '<<<']);
-const CWD_COMMANDS = new Set(['cd', 'pushd', 'popd']);
+/** Commands that may change this shell's folder (a cd through them included). */
+const CWD_COMMANDS = new Set(['cd', 'pushd', 'popd', 'eval', 'builtin', 'command', 'source', '.']);
 const MAX_DEPTH = 6;
 
 /**
  * Every write of a script run in `cwd`.
- * @example walkScript(sh, 'cd sub && echo x > f', '/p', {}) // { writes: [{ target: { path: 'f' }, cwd: '/p/sub', by: '>' }], unsure: [] }
+ * @example walkScript(sh, 'cd sub && echo x > f', '/p', {}) // { writes: [{ target: { path: 'f' }, cwd: '/p/sub', by: '>', fds }], unsure: [] }
  */
-export function walkScript(sh: ShellSyntax, script: string, cwd: string, options: { home?: string }): WalkResult {
-  const walker = new Walker(sh, options.home);
-  walker.script(script, { cwd, stdin: { kind: 'none' } }, 0, 'the command');
-  return { writes: walker.writes, unsure: walker.unsure };
+export function walkScript(sh: ShellSyntax, script: string, cwd: string, options: WalkOptions): WalkResult {
+  const walker = new Walker(sh, options);
+  walker.script(script, { cwd, stdin: { kind: 'none' }, fds: FdTable.initial(), merge: false }, 0, 'the command');
+  walker.runDeferred();
+  return { writes: walker.writes, unsure: [...new Set(walker.unsure)] };
 }
+
+/**
+ * Every write of a plain command (precheck.ts), without the parser; null when it needs one
+ * after all (a nested script, a trap, a cd next to `||`).
+ * @example walkPlain(plainCommands('cd sub && rm x')!, '/p', {})?.writes[0].cwd // '/p/sub'
+ */
+export function walkPlain(commands: readonly PlainCommand[], cwd: string, options: WalkOptions): WalkResult | null {
+  // `a || b` after a cd is left to the parser's tree, which knows what groups with what.
+  if (commands.some((c) => c.join === '||') && commands.some((c) => CWD_COMMANDS.has(commandName(c.argv[0])))) return null;
+  const walker = new Walker(null, options);
+  const state: WalkState = { cwd, stdin: { kind: 'none' }, fds: FdTable.initial(), merge: false };
+  try {
+    for (let i = 0; i < commands.length;) {
+      let end = i + 1;
+      while (end < commands.length && commands[end].join === '|') end++;
+      if (end - i === 1) walker.runPlain(commands[i].argv, state);
+      // Each stage of a pipeline is a subshell reading the pipe.
+      else for (let k = i; k < end; k++) walker.runPlain(commands[k].argv, { ...state, stdin: k > i ? { kind: 'pipe' } : state.stdin });
+      i = end;
+    }
+    walker.runDeferred();
+  } catch (err) {
+    if (err instanceof NeedsParser) return null;
+    throw err;
+  }
+  return { writes: walker.writes, unsure: [...new Set(walker.unsure)] };
+}
+
+/** Thrown on the fast path when a script has to be parsed. */
+class NeedsParser extends Error {}
 
 class Walker {
   readonly writes: FoundWrite[] = [];
   readonly unsure: string[] = [];
+  /** Functions defined so far, by name: every body a definition gave (a branch may give several). */
+  private readonly functions = new Map<string, ShNode[]>();
+  /** Trap scripts, walked at the end: they run at a time that cannot be known. */
+  private readonly deferred: Array<{ script: Arg; who: string; cwd: string | null; depth: number }> = [];
+  private folderChanged = false;
+  private heldFiles = false;
+  private readonly root: string | null;
 
-  constructor(private readonly sh: ShellSyntax, private readonly home: string | undefined) {}
+  /** The parser, or null on the fast path (where a script to parse throws NeedsParser). */
+  private readonly syntax: ShellSyntax | null;
+
+  constructor(syntax: ShellSyntax | null, private readonly options: WalkOptions) {
+    this.syntax = syntax;
+    this.root = options.projectRoot ? absolutePath(options.projectRoot, '/') : null;
+  }
+
+  private get sh(): ShellSyntax {
+    if (!this.syntax) throw new NeedsParser();
+    return this.syntax;
+  }
+
+  /** One plain command, run by this shell. */
+  runPlain(argv: string[], state: WalkState): void {
+    this.run(argv, state, 0, true);
+  }
 
   script(text: Arg, state: WalkState, depth: number, who: string): void {
     if (text === null) return void this.unsure.push(`${who} runs a script that is not static`);
@@ -61,7 +134,33 @@ class Walker {
       if (!(err instanceof ShellSyntaxError)) throw err;
       return void this.unsure.push(`${who} cannot be parsed (${err.message})`);
     }
+    this.variables(file);
     this.stmts(list(file, 'Stmts'), state, depth);
+  }
+
+  /** Traps run at a time that cannot be known: in a folder and with descriptors known only if they never change. */
+  runDeferred(): void {
+    for (let i = 0; i < this.deferred.length; i++) {
+      const d = this.deferred[i];
+      const fds = this.heldFiles ? FdTable.unknownTable() : FdTable.initial();
+      this.script(d.script, { cwd: this.folderChanged ? null : d.cwd, stdin: { kind: 'none' }, fds, merge: true }, d.depth + 1, d.who);
+    }
+  }
+
+  /** Every assignment the script makes by its syntax: `VAR=x`, `for VAR in`, `${VAR:=x}`. */
+  private variables(file: ShNode): void {
+    this.sh.walk(file, (n) => {
+      const type = this.sh.nodeType(n);
+      let name: Arg | undefined;
+      if (type === 'Assign' || type === 'WordIter') name = child(n, 'Name') ? text(child(n, 'Name'), 'Value') : undefined;
+      else if (type === 'ParamExp') {
+        const op = this.sh.operator(child(n, 'Exp')?.Op);
+        if (op === '${=' || op === '${:=') name = text(child(n, 'Param'), 'Value');
+      }
+      const problem = name === undefined ? null : unsafeVariable(name);
+      if (problem) this.unsure.push(problem);
+      return true;
+    });
   }
 
   private stmts(stmts: readonly ShNode[], state: WalkState, depth: number): void {
@@ -72,27 +171,83 @@ class Walker {
     if (!stmt) return;
     // A background job runs in a subshell: its cd does not reach the next statement.
     const state = stmt.Background === true ? copy(outer) : outer;
-    // A here-document feeds this statement only.
+    // A here-document feeds this statement only; its redirections end with it, unless
+    // the statement is a bare `exec`, which applies them to the shell itself.
     const stdin = state.stdin;
-    for (const r of list(stmt, 'Redirs')) this.redirect(r, state, depth);
+    const before = state.fds;
+    const touched = new Set<number>();
+    for (const r of list(stmt, 'Redirs')) this.redirect(r, state, depth, touched);
     const cmd = child(stmt, 'Cmd');
     if (cmd) this.command(cmd, state, depth);
     state.stdin = stdin;
+    if (!(cmd && this.isBareExec(cmd))) state.fds = state.fds.restore(touched, before);
   }
 
-  private redirect(r: ShNode, state: WalkState, depth: number): void {
+  private isBareExec(cmd: ShNode): boolean {
+    if (this.sh.nodeType(cmd) !== 'CallExpr') return false;
+    const words = list(cmd, 'Args');
+    return words.length === 1 && wordText(this.sh, words[0], {}) === 'exec';
+  }
+
+  private redirect(r: ShNode, state: WalkState, depth: number, touched: Set<number>): void {
     this.nested(child(r, 'Word'), state, depth);
     this.nested(child(r, 'Hdoc'), state, depth);
     const op = this.sh.operator(r.Op);
-    const target = (): Arg => wordText(this.sh, child(r, 'Word'), { home: this.home });
-    if (WRITE_REDIRECTS.has(op)) this.found({ path: target() }, state.cwd, op);
-    else if (op === '>&') {
-      // `2>&1` and `>&-` duplicate or close a descriptor; `>& file` writes the file.
+    const n = text(child(r, 'N'), 'Value');
+    // `{var}>file`: the shell picks the number (10 or more) and stores it in var.
+    const named = n.startsWith('{');
+    const fd = n !== '' && !named ? Number(n) : op.startsWith('<') ? 0 : 1;
+    const target = (): Arg => wordText(this.sh, child(r, 'Word'), { home: this.options.home });
+    const hold = (fds: number[], files: HeldFile[]) => {
+      if (files.some((f) => f.path !== null)) this.heldFiles = true;
+      if (named) return void (state.fds = state.fds.withUnnumbered(files));
+      for (const d of fds) {
+        state.fds = state.fds.set(d, files, state.merge);
+        touched.add(d);
+      }
+    };
+    if (WRITE_REDIRECTS.has(op)) {
+      const path = target();
+      this.found({ path }, state.cwd, op, state.fds);
+      hold(op.startsWith('&') ? [1, 2] : [fd], this.held(path, state));
+    } else if (op === '>&' || op === '<&') {
+      // `2>&1` duplicates, `3>&1-` moves, `>&-` closes; `>& file` writes the file.
       const word = target();
-      if (word === null) this.unsure.push('a >& redirection target is not static');
-      else if (!/^\d+-?$|^-$/.test(word)) this.found({ path: word }, state.cwd, op);
-    } else if (HERE_REDIRECTS.has(op)) state.stdin = { kind: 'text', text: heredocText(this.sh, r, { home: this.home }) };
-    else if (op === '<') state.stdin = { kind: 'none' };
+      if (word === null) {
+        if (op === '>&') this.unsure.push('a >& redirection target is not static');
+        hold([fd], state.fds.allFiles());
+      } else if (/^\d+-?$/.test(word)) {
+        const from = Number.parseInt(word, 10);
+        hold([fd], [...state.fds.get(from)]);
+        if (word.endsWith('-')) hold([from], []);
+      } else if (word === '-') {
+        hold([fd], []);
+      } else if (op === '>&') {
+        this.found({ path: word }, state.cwd, op, state.fds);
+        hold(n === '' ? [1, 2] : [fd], this.held(word, state));
+      }
+    } else if (HERE_REDIRECTS.has(op)) {
+      state.stdin = { kind: 'text', text: heredocText(this.sh, r, { home: this.options.home }) };
+      hold([fd], []);
+    } else if (op === '<') {
+      if (fd === 0) state.stdin = { kind: 'none' };
+      hold([fd], this.held(target(), state));
+    }
+  }
+
+  /** What a descriptor opened on `path` holds: the file, or for `/dev/stdout` and the like, what that descriptor holds. */
+  private held(path: Arg, state: WalkState): HeldFile[] {
+    if (path === null || (state.cwd === null && !path.startsWith('/'))) return [{ path, cwd: state.cwd }];
+    const absolute = absolutePath(path, state.cwd ?? '/');
+    const via = descriptorPath(absolute);
+    if (via) {
+      const files = state.fds.get(via.fd);
+      const from = files.length > 0 || state.fds.unknown ? files : state.fds.unnumbered;
+      return from.map((f) => ({ path: f.path === null ? null : `${f.path}${via.rest}`, cwd: f.cwd }));
+    }
+    const proc = procPath(absolute);
+    if (proc?.kind === 'cwd') return [{ path: state.cwd === null ? null : `${state.cwd}${proc.rest}`, cwd: state.cwd }];
+    return [{ path: absolute, cwd: state.cwd }];
   }
 
   private command(cmd: ShNode, state: WalkState, depth: number): void {
@@ -101,7 +256,29 @@ class Walker {
       case 'BinaryCmd': return this.binary(cmd, state, depth);
       case 'Subshell': return this.stmts(list(cmd, 'Stmts'), copy(state), depth);
       case 'Block': return this.stmts(list(cmd, 'Stmts'), state, depth);
+      case 'FuncDecl': return this.define(cmd);
+      case 'DeclClause': return this.declare(cmd, state, depth);
       default: return this.generic(cmd, state, depth);
+    }
+  }
+
+  /** A function runs where it is called, in the caller's folder and with its descriptors. */
+  private define(cmd: ShNode): void {
+    const name = text(child(cmd, 'Name'), 'Value');
+    const body = child(cmd, 'Body');
+    if (!body) return;
+    this.functions.set(name, [...(this.functions.get(name) ?? []), body]);
+  }
+
+  /** `export`, `declare`, `local`, `readonly`, `typeset`: the names are checked with every assignment; here, their flags. */
+  private declare(cmd: ShNode, state: WalkState, depth: number): void {
+    const variant = text(child(cmd, 'Variant'), 'Value') || 'declare';
+    for (const arg of list(cmd, 'Args')) {
+      this.nested(arg, state, depth);
+      if (child(arg, 'Name')) continue;
+      const word = wordText(this.sh, child(arg, 'Value'), { home: this.options.home });
+      if (word === null) this.unsure.push(`${variant} gets an argument that is not static`);
+      else if (/^-[A-Za-z]*n/.test(word)) this.unsure.push(`${variant} -n makes a name stand for another variable`);
     }
   }
 
@@ -109,17 +286,24 @@ class Walker {
     for (const a of list(cmd, 'Assigns')) this.nested(a, state, depth);
     const words = list(cmd, 'Args');
     for (const w of words) this.nested(w, state, depth);
-    if (words.length > 0) this.run(words.map((w) => wordText(this.sh, w, { home: this.home })), state, depth);
+    if (words.length > 0) this.run(words.map((w) => wordText(this.sh, w, { home: this.options.home })), state, depth, true);
   }
 
-  private run(argv: Arg[], state: WalkState, depth: number): void {
-    const who = argv[0] === null ? 'a command' : commandName(argv[0]);
-    const effect = commandEffect(argv, { stdin: state.stdin, home: this.home });
+  /** One simple command; `direct` when the shell runs it itself (a function is called), not through a prefix. */
+  private run(argv: Arg[], state: WalkState, depth: number, direct: boolean): void {
+    const head = argv[0];
+    if (direct && typeof head === 'string' && this.functions.has(head)) return this.callFunction(head, state, depth);
+    const who = head === null ? 'a command' : commandName(head);
+    const inProject = state.cwd !== null && this.root !== null && (state.cwd === this.root || state.cwd.startsWith(`${this.root.replace(/\/$/, '')}/`));
+    const effect = commandEffect(argv, { stdin: state.stdin, home: this.options.home, inProject, known: this.options.known });
     if (effect.unsure) this.unsure.push(`${who}: ${effect.unsure}`);
-    for (const w of effect.writes ?? []) this.found(w, state.cwd, who);
+    for (const w of effect.writes ?? []) this.found(w, state.cwd, who, state.fds);
     if (effect.script !== undefined) {
-      const scriptState = effect.scriptInShell ? state : { cwd: state.cwd, stdin: { kind: 'none' } as const };
-      this.script(effect.script, scriptState, depth + 1, who);
+      if (effect.deferred) this.deferred.push({ script: effect.script, who, cwd: state.cwd, depth });
+      else {
+        const scriptState = effect.scriptInShell ? state : { cwd: state.cwd, stdin: { kind: 'none' } as const, fds: state.fds, merge: state.merge };
+        this.script(effect.script, scriptState, depth + 1, who);
+      }
     }
     for (const inner of effect.runs ?? []) {
       if (depth > MAX_DEPTH) {
@@ -127,12 +311,30 @@ class Walker {
         break;
       }
       const cwd = inner.chdir === undefined ? state.cwd : moveTo(state.cwd, inner.chdir);
-      const innerState: WalkState = { cwd, stdin: state.stdin };
-      this.run(inner.argv, innerState, depth + 1);
+      const innerState: WalkState = { cwd, stdin: state.stdin, fds: state.fds, merge: state.merge };
+      this.run(inner.argv, innerState, depth + 1, false);
       // `builtin cd x` changes this shell's folder; through any prefix, it is no longer known.
-      if (innerState.cwd !== cwd) state.cwd = null;
+      if (innerState.cwd !== cwd) this.moveTo(state, null);
     }
-    if (effect.cd !== undefined) state.cwd = moveTo(state.cwd, effect.cd);
+    if (effect.cd !== undefined) this.moveTo(state, moveTo(state.cwd, effect.cd));
+  }
+
+  private callFunction(name: string, state: WalkState, depth: number): void {
+    if (depth > MAX_DEPTH) return void this.unsure.push(`${name} nests function calls more than ${MAX_DEPTH} deep`);
+    const bodies = this.functions.get(name) ?? [];
+    if (bodies.length === 1) return this.stmt(bodies[0], state, depth + 1);
+    // Several definitions: any of them may be the one that runs.
+    const start = copy(state);
+    let fds = state.fds;
+    let cwd: string | null | undefined;
+    for (const body of bodies) {
+      const each = copy(start);
+      this.stmt(body, each, depth + 1);
+      fds = fds.union(each.fds);
+      cwd = cwd === undefined || cwd === each.cwd ? each.cwd : null;
+    }
+    state.fds = fds;
+    this.moveTo(state, cwd ?? null);
   }
 
   private binary(cmd: ShNode, state: WalkState, depth: number): void {
@@ -140,16 +342,23 @@ class Walker {
     const x = child(cmd, 'X');
     const y = child(cmd, 'Y');
     if (op === '|' || op === '|&') {
-      this.stmt(x, copy(state), depth);
-      this.stmt(y, { ...copy(state), stdin: { kind: 'pipe' } }, depth);
+      // Each side is a subshell; the pipe replaces the left's output and the right's input.
+      const left = copy(state);
+      left.fds = left.fds.set(1, [], false);
+      if (op === '|&') left.fds = left.fds.set(2, [], false);
+      this.stmt(x, left, depth);
+      const right = copy(state);
+      right.stdin = { kind: 'pipe' };
+      right.fds = right.fds.set(0, [], false);
+      this.stmt(y, right, depth);
     } else if (op === '||') {
       // The right side runs only if the left failed, maybe after its cd.
       const before = state.cwd;
       this.stmt(x, state, depth);
-      if (state.cwd !== before) state.cwd = null;
+      if (state.cwd !== before) this.moveTo(state, null);
       const middle = state.cwd;
       this.stmt(y, state, depth);
-      if (state.cwd !== middle) state.cwd = null;
+      if (state.cwd !== middle) this.moveTo(state, null);
     } else {
       this.stmt(x, state, depth);
       this.stmt(y, state, depth);
@@ -157,20 +366,27 @@ class Walker {
   }
 
   /**
-   * if, while, for, case, functions, [[ ]], (( )), declarations: their statements are walked
-   * one by one; a cd anywhere inside makes the folder unknown inside and after.
+   * if, while, for, case, [[ ]], (( )), time, coproc: their statements are walked in one
+   * shared state where descriptors only gain files, twice when the first pass changed
+   * them (a loop's next round); a cd anywhere inside (a called function's included) makes
+   * the folder unknown inside and after.
    */
   private generic(node: ShNode, state: WalkState, depth: number): void {
-    const changes = this.changesFolder(node);
-    const inner = (): WalkState => ({ cwd: changes ? null : state.cwd, stdin: state.stdin });
-    this.sh.walk(node, (n) => {
-      const type = this.sh.nodeType(n);
-      if (type === 'Stmt') this.stmt(n, inner(), depth);
-      else if (type === 'CmdSubst' || type === 'ProcSubst') this.stmts(list(n, 'Stmts'), inner(), depth);
-      else return true;
-      return false;
-    });
-    if (changes) state.cwd = null;
+    const start = state.cwd;
+    const inner: WalkState = { cwd: this.changesFolder(node) ? null : start, stdin: state.stdin, fds: state.fds, merge: true };
+    for (let pass = 0; pass < 2; pass++) {
+      const fds = inner.fds;
+      this.sh.walk(node, (n) => {
+        const type = this.sh.nodeType(n);
+        if (type === 'Stmt') this.stmt(n, inner, depth);
+        else if (type === 'CmdSubst' || type === 'ProcSubst') this.stmts(list(n, 'Stmts'), { ...inner, stdin: { kind: 'none' } }, depth);
+        else return true;
+        return false;
+      });
+      if (inner.fds.sameAs(fds)) break;
+    }
+    state.fds = inner.fds;
+    if (inner.cwd !== start) this.moveTo(state, null);
   }
 
   private changesFolder(node: ShNode): boolean {
@@ -178,7 +394,7 @@ class Walker {
     this.sh.walk(node, (n) => {
       if (changes || this.sh.nodeType(n) !== 'CallExpr') return !changes;
       const argv = list(n, 'Args').map((w) => wordText(this.sh, w, {}));
-      changes = argv[0] === null || argv.some((a) => a !== null && CWD_COMMANDS.has(commandName(a)));
+      changes = argv[0] === null || argv.some((a) => a !== null && (CWD_COMMANDS.has(commandName(a)) || this.functions.has(a)));
       return !changes;
     });
     return changes;
@@ -186,16 +402,21 @@ class Walker {
 
   /** `$(...)`, backticks and process substitutions in a word: subshells of the current state. */
   private nested(node: ShNode | null, state: WalkState, depth: number): void {
-    for (const stmts of nestedScripts(this.sh, node)) this.stmts(stmts, { cwd: state.cwd, stdin: { kind: 'none' } }, depth);
+    for (const stmts of nestedScripts(this.sh, node)) this.stmts(stmts, { cwd: state.cwd, stdin: { kind: 'none' }, fds: state.fds, merge: state.merge }, depth);
   }
 
-  private found(target: WriteTarget, cwd: string | null, by: string): void {
-    this.writes.push({ target, cwd, by });
+  private found(target: WriteTarget, cwd: string | null, by: string, fds: FdTable): void {
+    this.writes.push({ target, cwd, by, fds });
+  }
+
+  private moveTo(state: WalkState, cwd: string | null): void {
+    if (cwd !== state.cwd) this.folderChanged = true;
+    state.cwd = cwd;
   }
 }
 
 function copy(state: WalkState): WalkState {
-  return { cwd: state.cwd, stdin: state.stdin };
+  return { cwd: state.cwd, stdin: state.stdin, fds: state.fds, merge: state.merge };
 }
 
 /** The folder after `cd dir` from `cwd`; null when either is unknown. */

@@ -45,12 +45,14 @@ const OPERAND_WRITERS: Array<[string[], string, string[]?]> = [
 export const WRITERS: CommandSpec[] = [
   ...OPERAND_WRITERS.map(([names, valued, long]): CommandSpec => ({
     names,
+    nullArgs: 'safe',
     effect: (args) => writesOperands(parseOptions(args, { valued, long }).operands),
   })),
-  { names: ['cp'], effect: (args) => copyLike(parseOptions(args, { valued: 'St', long: COPY_LONG }), false) },
-  { names: ['mv'], effect: (args) => copyLike(parseOptions(args, { valued: 'St', long: COPY_LONG }), true) },
+  { names: ['cp'], nullArgs: 'safe', effect: (args) => copyLike(parseOptions(args, { valued: 'St', long: COPY_LONG }), false) },
+  { names: ['mv'], nullArgs: 'safe', effect: (args) => copyLike(parseOptions(args, { valued: 'St', long: COPY_LONG }), true) },
   {
     names: ['install'],
+    nullArgs: 'safe',
     effect: (args) => {
       const parsed = parseOptions(args, { valued: 'mogSt', long: [...COPY_LONG, 'mode', 'owner', 'group'] });
       if (parsed.options.has('-d') || parsed.options.has('--directory')) return writesOperands(parsed.operands);
@@ -60,6 +62,7 @@ export const WRITERS: CommandSpec[] = [
   {
     // Both ends of a link count: writing through the link later writes its target.
     names: ['ln', 'link'],
+    nullArgs: 'safe',
     effect: (args) => {
       const parsed = parseOptions(args, { valued: 'St', long: COPY_LONG });
       const ops = parsed.operands;
@@ -75,6 +78,7 @@ export const WRITERS: CommandSpec[] = [
   },
   {
     names: ['chmod'],
+    nullArgs: 'safe',
     effect: (args) => {
       // The first argument that is not one of chmod's flags is the mode, even `-x`.
       const byReference = args.some((a) => a !== null && a.startsWith('--reference'));
@@ -92,6 +96,7 @@ export const WRITERS: CommandSpec[] = [
   },
   {
     names: ['chown', 'chgrp'],
+    nullArgs: 'safe',
     effect: (args) => {
       const parsed = parseOptions(args);
       return writesOperands(parsed.options.has('--reference') ? parsed.operands : parsed.operands.slice(1));
@@ -99,6 +104,7 @@ export const WRITERS: CommandSpec[] = [
   },
   {
     names: ['dd'],
+    nullArgs: 'safe',
     effect: (args) => {
       if (args.includes(null)) return { unsure: 'a dd operand is not static' };
       return { writes: args.filter((a): a is string => a !== null && a.startsWith('of=')).map((a) => ({ path: a.slice(3) })) };
@@ -121,19 +127,21 @@ export const WRITERS: CommandSpec[] = [
   {
     names: ['sort'],
     effect: (args) => {
-      const parsed = parseOptions(args, { valued: 'okStT', long: ['output', 'key', 'buffer-size', 'field-separator', 'temporary-directory'] });
+      const parsed = parseOptions(args, { valued: 'okStT', long: ['output', 'key', 'buffer-size', 'field-separator', 'temporary-directory', 'compress-program'] });
+      if (optionValues(parsed, '--compress-program')) return { unsure: 'sort --compress-program runs a program' };
       return writesOperands(optionValues(parsed, '-o', '--output') ?? []);
     },
   },
   {
     names: ['rsync'],
     effect: (args) => {
-      const parsed = parseOptions(args, { valued: 'efBT', long: ['exclude', 'include', 'rsh', 'filter', 'exclude-from', 'include-from', 'files-from', 'backup-dir', 'partial-dir', 'temp-dir', 'chmod', 'log-file'] });
+      const parsed = parseOptions(args, { valued: 'efBT', long: ['exclude', 'include', 'rsh', 'filter', 'exclude-from', 'include-from', 'files-from', 'backup-dir', 'partial-dir', 'temp-dir', 'chmod', 'log-file', 'write-batch', 'only-write-batch', 'rsync-path'] });
+      if (optionValues(parsed, '-e', '--rsh', '--rsync-path')) return { unsure: 'rsync -e runs a program of its own to connect' };
       const dest = parsed.operands.length >= 2 ? parsed.operands[parsed.operands.length - 1] : undefined;
-      const log = optionValues(parsed, '--log-file') ?? [];
+      const log = [...(optionValues(parsed, '--log-file') ?? []), ...(optionValues(parsed, '--write-batch') ?? []), ...(optionValues(parsed, '--only-write-batch') ?? []), ...(optionValues(parsed, '--backup-dir') ?? [])];
       const remote = typeof dest === 'string' && (/^[^/]*:/.test(dest) || dest.startsWith('rsync://'));
       return writesOperands([...(dest !== undefined && !remote ? [dest] : []), ...log]);
     },
   },
-  { names: ['patch'], effect: () => ({ unsure: 'patch writes the files named inside the patch' }) },
+  { names: ['patch'], nullArgs: 'safe', effect: () => ({ unsure: 'patch writes the files named inside the patch' }) },
 ];

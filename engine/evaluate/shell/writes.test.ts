@@ -61,10 +61,10 @@ describe('shellWrites: written paths', () => {
     ['rsync -av src/ backup/', ['backup']],
     ['/usr/bin/time -o t.txt ls', ['t.txt']],
     // composition
-    ['a && b > f', ['f']],
-    ['a || b > f', ['f']],
-    ['a; b > f', ['f']],
-    ['a | b > f', ['f']],
+    ['true && echo > f', ['f']],
+    ['false || echo > f', ['f']],
+    ['ls; echo > f', ['f']],
+    ['ls | cat > f', ['f']],
     ['{ echo x; } > f', ['f']],
     ['(cd sub && echo > f)', ['sub/f']],
     ['(cd sub && echo > f); echo > g', ['sub/f', 'g']],
@@ -74,7 +74,7 @@ describe('shellWrites: written paths', () => {
     ['cd && touch y', ['/home/u/y']],
     ['echo $(echo > f)', ['f']],
     ['echo `touch q`', ['q']],
-    ['X=$(rm k) ls', ['k']],
+    ['x=$(rm k) ls', ['k']],
     ['echo "$(rm -f k)"', ['k']],
     ['diff <(sort a > s1) b', ['s1']],
     ['echo x > >(cat > f)', ['f']],
@@ -86,8 +86,8 @@ describe('shellWrites: written paths', () => {
     ['eval "cd sub"; touch e', ['sub/e']],
     ["bash -c 'cd sub'; touch e", ['e']],
     ["bash <<'EOF'\nrm -rf zz\nEOF", ['zz']],
-    ['env A=1 tee f', ['f']],
-    ['A=1 B=2 tee f', ['f']],
+    ['env a=1 LANG=C tee f', ['f']],
+    ['a=1 b=2 tee f', ['f']],
     ['env -C sub touch f', ['sub/f']],
     ['sudo -u root tee /etc/hosts', ['/etc/hosts']],
     ['nohup rm x &', ['x']],
@@ -99,7 +99,17 @@ describe('shellWrites: written paths', () => {
     ['find . -name x -fprint found.txt', ['found.txt']],
     ['if true; then touch t; fi', ['t']],
     ['for f in a b; do echo > out; done', ['out']],
-    ['f() { rm x; }', ['x']],
+    ['f() { rm x; }; f', ['x']],
+    ['f() { rm x; }', []],
+    ['f() { cd sub; }; f; echo > x', ['sub/x']],
+    ['cd() { :; }; cd sub; echo > x', ['x']],
+    ['f() { rm a; }; f() { rm b; }; f', ['a', 'b']],
+    ["trap 'rm t' EXIT", ['t']],
+    ['git diff --output=d.txt', ['d.txt']],
+    ['git log -p --output d.txt', ['d.txt']],
+    ['uniq in.txt out.txt', ['out.txt']],
+    ['tree -o t.txt src', ['t.txt']],
+    ['tar -cf a.tar -g snap src', ['a.tar', 'snap']],
     ['while read l; do echo "$l" >> out; done < in', ['out']],
     ['[[ -f x ]] && rm x', ['x']],
     // words
@@ -108,13 +118,13 @@ describe('shellWrites: written paths', () => {
     ['echo x > a\\ b', ['a b']],
     ["r''m z", ['z']],
     ['\\rm z', ['z']],
-    ['/bin/RM z', ['z']],
-    ['rm.exe z', ['z']],
+    ['/bin/rm z', ['z']],
     ['echo $X > f', ['f']],
     ['echo x >> ~/.bashrc', ['/home/u/.bashrc']],
     ['echo x > ./src//app.ts', ['src/app.ts']],
     ['echo x > ../outside.txt', ['/outside.txt']],
     ['echo x > /proj/src/a.ts', ['src/a.ts']],
+    ['echo x > C:/x', ['C:/x']],
   ])('%s', (command, expected) => {
     expect(run(command)).toEqual({ paths: expected, unchecked: null });
   });
@@ -138,10 +148,24 @@ describe('shellWrites: near misses write nothing', () => {
     'ls >/dev/null 2>&1',
     'ls &>/dev/null',
     'echo x > /dev/stderr',
+    'echo x > /dev/fd/3',
+    'echo x >/dev/stdout 2>&1',
+    'echo x | tee /dev/stdin',
     'ls 2>&-',
     'cat < in.txt',
     'git status',
-    'npm test -- --watch=false',
+    'git log --oneline | head -5',
+    'ls -la src && git status --short',
+    'cd src && git diff HEAD~1 -- a.ts',
+    'git branch -a',
+    'git --no-pager show HEAD:src/a.ts',
+    'grep -rn foo $DIR',
+    'cat *.ts | wc -l',
+    'node --version',
+    'printf "%s\\n" a',
+    'read -r line < in.txt',
+    'for f in a b; do cat "$f"; done',
+    'export lower=1 LANG=C',
     "sed 's/a/b/' f",
     'sort in.txt',
     'find . -name "*.ts" -exec grep -l x {} +',
@@ -149,15 +173,137 @@ describe('shellWrites: near misses write nothing', () => {
     'echo rm -rf x',
     "awk '{print $1}' f",
     'xargs grep foo',
-    'bash script.sh',
-    'python3 tool.py',
-    'node --version',
     'curl https://example.com',
     'tar tf a.tgz',
     "echo \"it's > fine\"",
     '# rm -rf /',
   ])('%s', (command) => {
     expect(run(command)).toEqual({ paths: [], unchecked: null });
+  });
+});
+
+describe('shellWrites: descriptors are followed through redirections, whatever their mode', () => {
+  test.each<[string, string[]]>([
+    // A file opened for reading, then reopened for writing through the descriptor.
+    ['echo pwned 1<src/a.ts >/dev/stdout', ['src/a.ts']],
+    ['echo pwned 3<src/a.ts >/dev/fd/3', ['src/a.ts']],
+    ['< src/a.ts tee /dev/stdin', ['src/a.ts']],
+    ['echo pwned 3<src/a.ts >/proc/self/fd/3', ['src/a.ts']],
+    ['echo pwned 2<src/a.ts >/dev/stderr', ['src/a.ts']],
+    ['echo pwned 3<src/a.ts >/proc/thread-self/fd/3', ['src/a.ts']],
+    ['exec 3<src/a.ts; echo pwned > /dev/fd/3', ['src/a.ts']],
+    ['exec 4<src/a.ts; exec 5<&4; echo pwned > /dev/fd/5', ['src/a.ts']],
+    ['exec 4<src/a.ts 5<&4-; echo pwned > /dev/fd/5', ['src/a.ts']],
+    ['{ echo pwned >/dev/fd/3; } 3<src/a.ts', ['src/a.ts']],
+    ['{ exec 3<src/a.ts; }; echo pwned >/dev/fd/3', ['src/a.ts']],
+    ['if true; then exec 3<src/a.ts; fi; echo pwned >/dev/fd/3', ['src/a.ts']],
+    ['while read l; do echo "$l" >/dev/fd/3; exec 3<src/a.ts; done < in.txt', ['src/a.ts']],
+    ['f() { tee /dev/stdin; }; f < src/a.ts', ['src/a.ts']],
+    ["bash -c 'echo pwned > /dev/fd/3' 3<src/a.ts", ['src/a.ts']],
+    ['cp x /dev/fd/3 3<src/a.ts', ['src/a.ts']],
+    ['dd of=/dev/stdout 1<src/a.ts', ['src/a.ts']],
+    ['exec {fd}<src/a.ts; echo pwned > /dev/fd/10', ['src/a.ts']],
+    ['exec 3<src; echo pwned > /dev/fd/3/a.ts', ['src/a.ts']],
+    ['cd src && exec 3<a.ts; cd ..; echo pwned > /dev/fd/3', ['src/a.ts']],
+    ['exec 3<src/a.ts; exec 1>/dev/fd/3; echo pwned > /dev/stdout', ['src/a.ts']],
+    ['echo pwned > /proc/self/cwd/src/a.ts', ['src/a.ts']],
+    ['cd src && echo pwned > /proc/self/cwd/a.ts', ['src/a.ts']],
+    ['echo pwned > /proc/self/root/proj/src/a.ts', ['src/a.ts']],
+    ['echo pwned 3<src/a.ts > /dev/./fd/../fd/3', ['src/a.ts']],
+    ['echo pwned > /dev/fd/3 3<src/a.ts', []],
+    // Descriptors that hold no file.
+    ['ls > /dev/stdout', []],
+    ['echo x 3<src/a.ts; echo y > /dev/fd/3', []],
+    ['exec 3<src/a.ts 3<&-; echo pwned > /dev/fd/3', []],
+    ['cat src/a.ts | tee /dev/stdin', []],
+  ])('%s', (command, expected) => {
+    expect(run(command)).toEqual({ paths: expected, unchecked: null });
+  });
+
+  test.each<[string, RegExp]>([
+    ['echo x > /proc/123/fd/3', /another process/],
+    ["trap 'echo x > /dev/fd/3' EXIT; exec 3<src/a.ts", /not known at that point/],
+    ['exec 3<"$F"; echo x > /dev/fd/3', /not static/],
+  ])('%s is not checkable', (command, reason) => {
+    expect(run(command).unchecked).toMatch(reason);
+  });
+});
+
+describe('shellWrites: commands the analysis does not know are not checkable (an allow list)', () => {
+  test.each<[string, RegExp]>([
+    // writers it has no entry for
+    ['gzip src/a.ts', /gzip: not a command whose writes are known/],
+    ['split -l 10 big.txt src/part-', /split: not a command/],
+    ['xxd -r dump src/a.ts', /xxd: not a command/],
+    ['iconv -f latin1 -t utf8 a -o src/a.ts', /iconv: not a command/],
+    ['openssl enc -in a -out src/a.ts', /openssl: not a command/],
+    ['unzip x.zip', /unzip: not a command/],
+    ['cpio -i < a.cpio', /cpio: not a command/],
+    ['sqlite3 db.sqlite "VACUUM INTO \'src/a.ts\'"', /sqlite3: not a command/],
+    // wrappers
+    ['flock /tmp/l rm src/a.ts', /flock: not a command/],
+    ['taskset -c 0 rm src/a.ts', /taskset: not a command/],
+    ['chrt -f 10 rm src/a.ts', /chrt: not a command/],
+    ['unshare -r rm src/a.ts', /unshare: not a command/],
+    ["su -c 'rm src/a.ts' me", /su: not a command/],
+    ['runuser -u me -- rm src/a.ts', /runuser: not a command/],
+    ['watch -n 1 rm src/a.ts', /watch: not a command/],
+    ['parallel rm ::: src/a.ts', /parallel: not a command/],
+    // aliases, traps, mapfile callbacks, sourced files
+    ["alias ls='rm -rf src'; ls", /defines an alias/],
+    ['mapfile -C cb -c 1 < list', /mapfile -C runs a callback/],
+    ['source ./env.sh', /source: not a command/],
+    ['. ./env.sh', /\.: not a command/],
+    // git beyond reading, editors, build tools, package managers, scripts
+    ['git checkout -- src/a.ts', /git checkout is not a git command known/],
+    ['git apply fix.diff', /git apply/],
+    ['git clean -fdx', /git clean/],
+    ['git branch evil', /changes git's branches/],
+    ['git -c core.fsmonitor=./x status', /git -c points git/],
+    ['git -C /tmp/repo status', /git -C points git/],
+    ['cd /tmp/repo && git status', /runs outside the project/],
+    ['vim src/a.ts', /vim: not a command/],
+    ['make', /make: not a command/],
+    ['npm test', /npm: not a command/],
+    ['npx jest', /npx: not a command/],
+    ['pip install x', /pip: not a command/],
+    ['cargo build', /cargo: not a command/],
+    ['./tool', /it runs the program \.\/tool/],
+    ['/tmp/bin/rm x', /it runs the program \/tmp\/bin\/rm/],
+    ['bash script.sh', /runs the script file script\.sh/],
+    ['python3 tool.py', /runs python3 code from a file/],
+    ['LS', /not exactly the name of a known command \(ls\)/],
+    // options of known commands that run programs or name other configuration
+    ['rg --pre ./x foo', /rg --pre runs a program/],
+    ['sort --compress-program=./x in.txt', /sort --compress-program/],
+    ['tar -cf a.tar -I ./x src', /tar runs a program/],
+    ['rsync -e ./x a b', /rsync -e runs a program/],
+    ['curl -K cfg https://example.com', /curl -K reads options/],
+    ['file -C -m magic', /file -C/],
+    // an argument with no static text may be an option that writes
+    ['sort $OPT in.txt', /an argument is not static/],
+    ["sed 's/a/b/' $F", /an argument is not static/],
+    ['git log $X', /not static/],
+    // variables that change what later commands run
+    ['PATH=/tmp/evil:$PATH ls', /it sets PATH/],
+    ['export PATH=/tmp/evil', /it sets PATH/],
+    ['for PATH in /tmp/evil; do ls; done', /it sets PATH/],
+    ['read -r PATH < f; ls', /it sets PATH/],
+    ['printf -v PATH /tmp/evil; ls', /it sets PATH/],
+    ['HOME=/tmp/evil git status', /it sets HOME/],
+    ['GIT_EXTERNAL_DIFF=./x git diff', /it sets GIT_EXTERNAL_DIFF/],
+    ['env BASH_ENV=./x bash -c ls', /it sets BASH_ENV/],
+    [': ${PATH:=/tmp/evil}', /it sets PATH/],
+    ['declare -n r=PATH; r=/tmp/evil; ls', /-n makes a name stand for another variable/],
+    ['set -a; path=x', /set -a exports/],
+  ])('%s', (command, reason) => {
+    expect(run(command).unchecked).toMatch(reason);
+  });
+
+  test('a name only a case-insensitive file system reads as a known writer keeps its writes and is not checkable', () => {
+    expect(run('/bin/RM z')).toEqual({ paths: ['z'], unchecked: expect.stringMatching(/not exactly the name of a known command \(rm\)/) });
+    expect(run('rm.exe z').paths).toEqual(['z']);
+    expect(run('CD sub; echo > f')).toEqual({ paths: ['f'], unchecked: expect.stringMatching(/not exactly the name of a known command \(cd\)/) });
   });
 });
 

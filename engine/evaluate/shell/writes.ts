@@ -3,9 +3,10 @@
  * be known. Entry point of the shell analysis: pre-check, size bound, parse, walk, resolve.
  */
 import { absolutePath, normalizePath } from '../paths';
+import { descriptorPath, procPath, type HeldFile } from './fds';
 import { loadShellSyntax } from './parser';
-import { mayWrite } from './precheck';
-import { walkScript, type FoundWrite } from './walk';
+import { plainCommands } from './precheck';
+import { walkPlain, walkScript, type FoundWrite, type WalkResult } from './walk';
 
 /** Longer commands are not parsed: they are "not checkable". */
 export const MAX_COMMAND_LENGTH = 100_000;
@@ -22,7 +23,7 @@ export interface ShellWrites {
   paths: WrittenPath[];
   /** Why the written paths cannot all be known; null when they can. */
   unchecked: string | null;
-  /** How the answer was reached: the pre-check alone, or the parser. */
+  /** How the answer was reached: plain words without the parser, or the parser. */
   via: 'precheck' | 'parser' | 'limit';
 }
 
@@ -34,10 +35,14 @@ export interface ShellWritesOptions {
   home?: string;
   /** True when the project-relative or absolute path is an existing folder (for `cp a dir`). */
   isFolder?: (path: string) => boolean;
+  /** The policy's `known_commands`, each as its first words. */
+  knownCommands?: readonly (readonly string[])[];
 }
 
-/** Paths that are not files: writing to them changes nothing on disk. */
-const DEVICES = /^\/dev\/(?:null|zero|full|stdout|stderr|tty|fd\/\d+)$|^\/proc\/self\/fd\/\d+$/;
+const WINDOWS_ROOT = /^[A-Za-z]:/;
+
+/** Devices that are not files: writing to them changes nothing on disk. */
+const DEVICES = /^\/dev\/(?:null|zero|full|tty|random|urandom)$/;
 
 /**
  * The paths `command` writes when run in `options.cwd`.
@@ -48,10 +53,13 @@ export function shellWrites(command: string, options: ShellWritesOptions): Shell
   if (command.length > MAX_COMMAND_LENGTH) {
     return { paths: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, via: 'limit' };
   }
-  if (!mayWrite(command)) return { paths: [], unchecked: null, via: 'precheck' };
-  let found: ReturnType<typeof walkScript>;
+  const cwd = absolutePath(options.cwd, '/');
+  const walkOptions = { projectRoot: options.projectRoot, known: options.knownCommands, ...(options.home !== undefined ? { home: options.home } : {}) };
+  const plain = plainCommands(command);
+  let found: WalkResult | null = plain ? walkPlain(plain, cwd, walkOptions) : null;
+  const via = found ? 'precheck' : 'parser';
   try {
-    found = walkScript(loadShellSyntax(), command, absolutePath(options.cwd, '/'), { home: options.home });
+    found ??= walkScript(loadShellSyntax(), command, cwd, walkOptions);
   } catch (err) {
     // A script nested deeply enough to exhaust the stack, or a parser failure.
     return { paths: [], unchecked: `the command could not be analysed (${err instanceof Error ? err.message : String(err)})`, via: 'parser' };
@@ -60,20 +68,23 @@ export function shellWrites(command: string, options: ShellWritesOptions): Shell
   const paths: WrittenPath[] = [];
   for (const write of found.writes) resolveWrite(write, options, paths, unsure);
   const unique = paths.filter((p, i) => paths.findIndex((q) => q.absolute === p.absolute) === i);
-  return { paths: unique, unchecked: unsure.length > 0 ? unsure.join('; ') : null, via: 'parser' };
+  const reasons = [...new Set(unsure)];
+  return { paths: unique, unchecked: reasons.length > 0 ? reasons.join('; ') : null, via };
 }
 
 function resolveWrite(write: FoundWrite, options: ShellWritesOptions, out: WrittenPath[], unsure: string[]): void {
   const { target, cwd, by } = write;
   if (target.path === null) return void unsure.push(`${by} writes to a path that is not static`);
   if (target.path === '') return;
-  const relative = !/^\/|^[A-Za-z]:[\\/]/.test(target.path);
+  // `C:/x` names a drive only where the project is on Windows; elsewhere it is a folder `C:`.
+  const relative = !target.path.startsWith('/') && !(WINDOWS_ROOT.test(options.projectRoot) && /^[A-Za-z]:[\\/]/.test(target.path));
   if (relative && cwd === null) return void unsure.push(`${by} writes ${target.path} after a cd to a folder that is not known`);
   const base = cwd ?? '/';
-  const absolute = absoluteKeepingBackslashes(target.path, base);
+  const absolute = absoluteKeepingBackslashes(target.path, base, WINDOWS_ROOT.test(options.projectRoot));
   const add = (abs: string) => {
     const path = normalizePath(abs, base, options.projectRoot);
-    if (!DEVICES.test(path)) out.push({ absolute: abs, path });
+    if (DEVICES.test(path)) return;
+    if (!reopened(write, absolutePath(abs, '/'), options, out, unsure)) out.push({ absolute: abs, path });
   };
   const sources = target.sources;
   const folder = sources !== undefined
@@ -85,7 +96,42 @@ function resolveWrite(write: FoundWrite, options: ShellWritesOptions, out: Writt
   }
 }
 
+/**
+ * A write to a path that reopens a descriptor (`/dev/stdout`, `/dev/fd/3`,
+ * `/proc/self/fd/3`) or names the writer's own folders (`/proc/self/cwd/x`): the file it
+ * really writes is added instead (true), or why it cannot be known. False for other paths.
+ */
+function reopened(write: FoundWrite, absolute: string, options: ShellWritesOptions, out: WrittenPath[], unsure: string[], hops = 0): boolean {
+  const via = descriptorPath(absolute);
+  const proc = via ? null : procPath(absolute);
+  if (!via && !proc) return false;
+  const fail = (why: string): true => {
+    unsure.push(`${write.by} writes through ${absolute}, ${why}`);
+    return true;
+  };
+  if (hops > 8) return fail('through descriptors more than 8 deep');
+  if (proc?.kind === 'other-process') return fail('an entry of another process');
+  if (write.fds.unknown && via) return fail('whose file is not known at that point');
+  let files: HeldFile[];
+  if (proc) files = [proc.kind === 'root' ? { path: proc.rest || '/', cwd: '/' } : { path: write.cwd === null ? null : `${write.cwd}${proc.rest}`, cwd: write.cwd }];
+  else {
+    const { fd, rest } = via as { fd: number; rest: string };
+    const held = write.fds.get(fd);
+    files = (held.length > 0 ? held : write.fds.unnumbered).map((f) => ({ path: f.path === null ? null : `${f.path}${rest}`, cwd: f.cwd }));
+  }
+  for (const file of files) {
+    if (file.path === null) fail('which holds a file whose name is not static');
+    else if (file.cwd === null && !file.path.startsWith('/')) fail(`which holds ${file.path} after a cd to a folder that is not known`);
+    else {
+      const abs = absolutePath(file.path, file.cwd ?? '/');
+      const path = normalizePath(abs, '/', options.projectRoot);
+      if (!DEVICES.test(path) && !reopened(write, abs, options, out, unsure, hops + 1)) out.push({ absolute: abs, path });
+    }
+  }
+  return true;
+}
+
 /** Resolves against the base without turning backslashes into separators (the shell already removed quoting). */
-function absoluteKeepingBackslashes(path: string, base: string): string {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? path : `${base.replace(/\/+$/, '')}/${path}`;
+function absoluteKeepingBackslashes(path: string, base: string, windowsRoot: boolean): string {
+  return path.startsWith('/') || (windowsRoot && /^[A-Za-z]:[\\/]/.test(path)) ? path : `${base.replace(/\/+$/, '')}/${path}`;
 }

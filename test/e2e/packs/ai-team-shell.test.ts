@@ -63,12 +63,36 @@ describe('every lane holds for Bash writes as for Write', () => {
   });
 
   it.each([
+    ['lynch', 'npm test 2>&1 | tail -20', 'npm: not a command whose writes are known'],
+    ['murdock', 'npx jest src', 'npx: not a command whose writes are known'],
+    ['', 'git commit -am wip', 'git commit is not a git command known to leave the files alone'],
     ['lynch', 'echo x > "$TARGET"', '> writes to a path that is not static'],
+    ['ba', "alias ls='rm -rf tests'; ls", 'it defines an alias'],
   ])('%s: `%s` cannot be checked, so it is asked about', (agent, command, why) => {
     const r = bash(agent, command);
     expect(decision(r)).toEqual({ decision: 'ask', reason: expect.stringContaining(why) });
   });
 
+});
+
+describe('reopened descriptors: a file opened for reading, then written through its descriptor', () => {
+  beforeAll(() => project.write('src/a.ts', 'export const a = 1;\n'));
+
+  it.each([
+    ['echo pwned 1<src/a.ts >/dev/stdout'],
+    ['echo pwned 3<src/a.ts >/dev/fd/3'],
+    ['< src/a.ts tee /dev/stdin'],
+    ['echo pwned 3<src/a.ts >/proc/self/fd/3'],
+    ['echo pwned 2<src/a.ts >/dev/stderr'],
+    ['exec 3<src/a.ts; echo pwned > /dev/fd/3'],
+    ['{ cat /dev/null >/dev/fd/4; } 4<src/a.ts'],
+    ["bash -c 'echo pwned >/dev/fd/3' 3<src/a.ts"],
+  ])('lynch: `%s` is denied as a write of src/a.ts', (command) => {
+    expect(decision(bash('lynch', command))).toEqual({
+      decision: 'deny',
+      reason: packMessage('ai-team', 'ateam-reviewer-writes-nothing', { agent: 'lynch', path: 'src/a.ts' }),
+    });
+  });
 });
 
 describe('a symlink inside an allowed folder that leads outside it', () => {

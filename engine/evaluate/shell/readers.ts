@@ -1,0 +1,212 @@
+/**
+ * Commands known to write no file (or only the files their options name), and the shell
+ * builtins that set variables, aliases or traps. Together with writers.ts, downloads.ts
+ * and runners.ts this is an allow list: a command that is in none of them is not
+ * checkable (its effect on files is not known), however harmless its name sounds.
+ */
+import { writesOperands, type CommandContext, type CommandEffect, type CommandSpec } from './effects';
+import { optionValues, parseOptions } from './options';
+import { unsafeVariable, unsafeVariables } from './variables';
+import type { Arg } from './words';
+
+/**
+ * Commands with no option that writes a file or runs a program: any arguments, static or
+ * not, leave the disk as it was. Shell builtins included (`cd` is in runners.ts).
+ */
+export const PLAIN_READERS: readonly string[] = [
+  // files and text
+  'cat', 'ls', 'head', 'tail', 'wc', 'nl', 'tac', 'rev', 'cut', 'paste', 'tr', 'fold', 'expand', 'unexpand', 'column',
+  'join', 'comm', 'cmp', 'diff', 'od', 'hexdump', 'strings', 'base64', 'base32', 'grep', 'egrep', 'fgrep', 'jq',
+  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum',
+  'stat', 'du', 'df', 'basename', 'dirname', 'realpath', 'readlink', 'pwd',
+  // the system
+  'echo', 'true', 'false', ':', 'test', '[', 'sleep', 'seq', 'yes', 'expr', 'date', 'uname', 'hostname', 'whoami', 'id',
+  'groups', 'logname', 'nproc', 'uptime', 'free', 'ps', 'pgrep', 'which', 'type', 'printenv', 'locale', 'getconf',
+  'arch', 'tty', 'kill',
+  // builtins that touch no file
+  'exit', 'return', 'break', 'continue', 'shift', 'wait', 'jobs', 'times', 'umask', 'ulimit', 'dirs', 'help',
+  'caller', 'let', 'unset', 'unalias', 'shopt', 'compgen', 'complete', 'local',
+];
+
+const unsure = (why: string): CommandEffect => ({ unsure: why });
+
+/** `read [-a ARRAY] [NAME...]`: the variables it sets. */
+function readEffect(args: readonly Arg[]): CommandEffect {
+  const parsed = parseOptions(args, { valued: 'adinNptu' });
+  const problem = unsafeVariables([...parsed.operands, ...(optionValues(parsed, '-a') ?? [])]);
+  return problem ? unsure(problem) : {};
+}
+
+/** `mapfile`/`readarray [-C CALLBACK] [ARRAY]`: a callback runs with arguments read at run time. */
+function mapfileEffect(args: readonly Arg[]): CommandEffect {
+  const parsed = parseOptions(args, { valued: 'dnOsuCc' });
+  if (parsed.options.has('-C')) return unsure('mapfile -C runs a callback with arguments read at run time');
+  const problem = unsafeVariables(parsed.operands.slice(0, 1));
+  return problem ? unsure(problem) : {};
+}
+
+/** `set -a` (or `-o allexport`) exports every later assignment, lower-case names included. */
+function setEffect(args: readonly Arg[]): CommandEffect {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === null) return unsure('a set option is not static');
+    if (arg === '--' || arg === '-') break;
+    if (/^-[A-Za-z]*a/.test(arg)) return unsure('set -a exports every variable set later');
+    if (arg === '-o' && args[i + 1] === 'allexport') return unsure('set -o allexport exports every variable set later');
+    if (!arg.startsWith('-') && !arg.startsWith('+')) break;
+  }
+  return {};
+}
+
+/** `trap SCRIPT SIGNAL...`: the script runs later, at a time the analysis cannot know. */
+function trapEffect(args: readonly Arg[]): CommandEffect {
+  const parsed = parseOptions(args);
+  if (parsed.options.has('-l') || parsed.options.has('-p') || parsed.operands.length < 2) return {};
+  const script = parsed.operands[0];
+  if (script === '-' || script === '') return {};
+  return { script, deferred: true };
+}
+
+/** git's own options before the subcommand that change nothing about what it runs. */
+const GIT_FLAGS = new Set([
+  '--no-pager', '-P', '-p', '--paginate', '--no-optional-locks', '--literal-pathspecs', '--glob-pathspecs',
+  '--noglob-pathspecs', '--icase-pathspecs', '--no-replace-objects',
+]);
+
+/** diff-like subcommands: `--output FILE` is the only option that writes. */
+function gitDiffLike(args: readonly Arg[]): CommandEffect {
+  const writes: Arg[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') break;
+    if (arg === '--output') writes.push(i + 1 < args.length ? args[++i] : null);
+    else if (arg?.startsWith('--output=')) writes.push(arg.slice('--output='.length));
+  }
+  return writesOperands(writes);
+}
+
+/** Only listing: no operand names a branch, tag or remote to make, and no option changes one. */
+function gitListing(flags: RegExp, operandsAllowed: boolean) {
+  return (args: readonly Arg[]): CommandEffect => {
+    const parsed = parseOptions(args, { long: ['sort', 'format', 'contains', 'no-contains', 'merged', 'no-merged', 'points-at', 'column'] });
+    const options = [...parsed.options.keys()];
+    const listing = options.some((o) => o === '-l' || o === '--list');
+    if (options.every((o) => flags.test(o)) && (parsed.operands.length === 0 || (operandsAllowed && listing))) return {};
+    return unsure('it changes git\'s branches, tags, remotes or stash');
+  };
+}
+
+/** The git subcommands known to write no file of the project (git's own files under .git aside). */
+const GIT_READERS: Record<string, (args: readonly Arg[]) => CommandEffect> = {
+  status: () => ({}),
+  diff: gitDiffLike,
+  log: gitDiffLike,
+  show: gitDiffLike,
+  whatchanged: gitDiffLike,
+  blame: () => ({}),
+  annotate: () => ({}),
+  grep: (args) => (args.some((a) => a === '-O' || a?.startsWith('-O') || a?.startsWith('--open-files-in-pager'))
+    ? unsure('git grep -O opens the files in a program')
+    : {}),
+  'ls-files': () => ({}),
+  'ls-tree': () => ({}),
+  'rev-parse': () => ({}),
+  'rev-list': () => ({}),
+  'cat-file': () => ({}),
+  describe: () => ({}),
+  shortlog: () => ({}),
+  'show-ref': () => ({}),
+  'merge-base': () => ({}),
+  'name-rev': () => ({}),
+  'for-each-ref': () => ({}),
+  'check-ignore': () => ({}),
+  'check-attr': () => ({}),
+  'count-objects': () => ({}),
+  version: () => ({}),
+  branch: gitListing(/^(?:-[alrv]|-vv|--list|--all|--remotes|--verbose|--show-current|--sort|--format|--contains|--no-contains|--merged|--no-merged|--points-at|--color|--no-color|--column|--no-column|--ignore-case)$/, true),
+  tag: gitListing(/^(?:-l|-n\d*|--list|--sort|--format|--contains|--no-contains|--merged|--no-merged|--points-at|--color|--column|--no-column|--ignore-case)$/, true),
+  remote: gitListing(/^(?:-v|--verbose)$/, false),
+  stash: (args) => (args[0] === 'list' || args[0] === 'show' ? {} : unsure('git stash changes the working tree')),
+  config: (args) => (args.some((a) => a !== null && /^(?:--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|--name-only|-z|--null|--global|--local|--system|--includes|--no-includes)$/.test(a))
+    && args.every((a) => a === null || !a.startsWith('-') || /^(?:--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|--name-only|-z|--null|--global|--local|--system|--includes|--no-includes|--type=.*|--default=.*)$/.test(a))
+    ? {}
+    : unsure('git config may change git\'s configuration')),
+};
+
+/**
+ * git: the subcommands above, run inside the project (a repository elsewhere brings its
+ * own configuration, which can make `git status` run a program), without options that
+ * point git at other configuration, repositories or programs.
+ */
+function gitEffect(args: readonly Arg[], ctx: CommandContext): CommandEffect {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === null) return unsure('a git argument is not static');
+    if (!arg.startsWith('-')) break;
+    if (arg === '--version' || arg === '--help' || arg === '-h') return {};
+    if (!GIT_FLAGS.has(arg)) return unsure(`git ${arg.replace(/=.*/, '')} points git at other configuration, folders or programs`);
+  }
+  const sub = args[i];
+  if (sub === undefined) return {};
+  const rest = args.slice(i + 1);
+  const check = sub === null ? undefined : GIT_READERS[sub];
+  if (!check) return unsure(`git ${sub ?? '(a subcommand that is not static)'} is not a git command known to leave the files alone`);
+  if (rest.includes(null)) return unsure(`an argument of git ${sub} is not static`);
+  if (ctx.inProject !== true) return unsure(`git ${sub} runs outside the project, whose repository configuration can run programs`);
+  return check(rest);
+}
+
+export const READERS: CommandSpec[] = [
+  { names: PLAIN_READERS, nullArgs: 'safe', effect: () => ({}) },
+  {
+    names: ['rg'],
+    effect: (args) => (args.some((a) => a !== null && /^--pre(?:-glob)?(?:=|$)/.test(a)) ? unsure('rg --pre runs a program on each file') : {}),
+  },
+  {
+    // uniq [INPUT [OUTPUT]]: the second operand is written.
+    names: ['uniq'],
+    effect: (args) => writesOperands(parseOptions(args, { valued: 'fsw', long: ['skip-fields', 'skip-chars', 'check-chars'] }).operands.slice(1, 2)),
+  },
+  {
+    names: ['tree'],
+    effect: (args) => {
+      const parsed = parseOptions(args, { valued: 'LPIoHT', long: ['charset', 'filelimit', 'timefmt', 'sort', 'fromfile'] });
+      if (parsed.options.has('-R')) return unsure('tree -R writes a listing into every folder');
+      return writesOperands(optionValues(parsed, '-o') ?? []);
+    },
+  },
+  {
+    names: ['file'],
+    effect: (args) => (args.some((a) => a !== null && (/^-[A-Za-z]*C/.test(a) || a === '--compile')) ? unsure('file -C writes a compiled magic file') : {}),
+  },
+  {
+    names: ['printf'],
+    effect: (args) => {
+      const name = args[0] === '-v' ? args[1] ?? null : args[0]?.startsWith('-v') ? args[0].slice(2) : undefined;
+      const problem = name === undefined ? null : unsafeVariable(name);
+      return problem ? unsure(problem) : {};
+    },
+  },
+  { names: ['read'], effect: readEffect },
+  { names: ['mapfile', 'readarray'], effect: mapfileEffect },
+  {
+    names: ['getopts'],
+    effect: (args) => {
+      const problem = unsafeVariable(args[1] ?? '');
+      return problem ? unsure(problem) : {};
+    },
+  },
+  { names: ['set'], effect: setEffect },
+  {
+    // `alias name=value` changes what a later word runs; `alias` and `alias name` only print.
+    names: ['alias'],
+    effect: (args) => (args.some((a) => a === null || a.includes('=')) ? unsure('it defines an alias, which changes what later commands run') : {}),
+  },
+  {
+    names: ['hash'],
+    effect: (args) => (args.some((a) => a === null || /^-[A-Za-z]*p/.test(a)) ? unsure('hash -p changes which program a name runs') : {}),
+  },
+  { names: ['trap'], effect: trapEffect },
+  { names: ['git'], effect: gitEffect },
+];
