@@ -45,6 +45,7 @@ export const DIAGNOSTIC_CODES = {
   'settings-runner-missing': { severity: 'warning', title: 'A runner entry starts a file that does not exist' },
   'on-failure-ignored': { severity: 'warning', title: 'on_error is closed, but Claude Code ignores onFailure on this event: a runner that cannot start lets it through' },
   'prompts-unset': { severity: 'info', title: 'A UserPromptSubmit block or context rule without prompts also fires for background subagents\' notifications' },
+  'allow-covers-every-path': { severity: 'info', title: 'An allow rule with paths approves a call only when its paths cover every path the call touches' },
   'rule-shadowed': { severity: 'warning', title: 'An earlier rule with the same or broader conditions always decides first' },
   'unsupported-event': { severity: 'error', title: 'A rule is on an event the runner must not be registered for' },
   'settings-not-routed': { severity: 'warning', title: 'Claude Code settings do not send an event (or tool) a rule needs to the runner' },

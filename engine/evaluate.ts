@@ -104,7 +104,9 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
     if (!run.slow) run.slow = rule.onlyIfExists !== null || rule.lets.length > 0 || rule.requires.length > 0;
     record(decision, result);
   }
-  return Object.assign(decision, combineHits(decision.hits, run.protocol));
+  Object.assign(decision, combineHits(decision.hits, run.protocol));
+  decision.paths = scope.touchedForRecord(decision.hits.length > 0);
+  return decision;
 }
 
 function record(decision: Decision, result: RuleResult): void {

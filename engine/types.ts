@@ -401,6 +401,11 @@ export interface Decision {
   bypass: { env: string; value: string; rules: string[] } | null;
   errors: Diagnostic[];
   /**
+   * Every path the call touches, normalized (for a shell command, every file it writes that
+   * can be known), whether or not a rule matched it: what the decision log records.
+   */
+  paths?: string[];
+  /**
    * The policy's broken rules (CompiledPolicy.broken) as this event meets them; their
    * diagnostics are in `errors` too. `covers`: the rule could have judged this event, so
    * on_error decides it; otherwise the valid rules decided alone. Absent when none.

@@ -4,7 +4,7 @@
  */
 import type { CompiledPathFilter, CompiledRule, RegexSource } from '../types';
 import { getField, scalarText } from './fields';
-import { isCaught, type PathView } from './path-views';
+import { isCaught, isSurelyCaught, type PathView } from './path-views';
 import { anyMatch, policyRegexTest } from './regex';
 import type { EventScope } from './scope';
 
@@ -79,11 +79,19 @@ export function checkMatch(rule: CompiledRule, scope: EventScope): Failure | nul
 
 /**
  * The touched paths the filter catches (at least one), or why none is caught. Each path is
- * judged by all its readings (path-views.ts).
+ * judged by all its readings (path-views.ts). For a rule that approves (`allow`), every
+ * touched path must surely be caught, or the rule does not apply: an allow rule never
+ * approves a call that also touches a path it does not cover.
  * @example checkPaths(pathFilter({ deny: ['.env'] }), [view('.env'), view('a.ts')]) // ['.env']
+ * @example checkPaths(pathFilter({ deny: ['docs/**'] }), [view('docs/a'), view('b')], true) // { condition: 'paths', ... }
  */
-export function checkPaths(filter: CompiledPathFilter, touched: readonly PathView[]): string[] | Failure {
+export function checkPaths(filter: CompiledPathFilter, touched: readonly PathView[], approving = false): string[] | Failure {
   if (touched.length === 0) return { condition: 'paths', detail: 'the tool touches no path' };
+  if (approving) {
+    const uncovered = touched.find((view) => !isSurelyCaught(filter, view));
+    if (!uncovered) return touched.map((view) => view.path);
+    return { condition: 'paths', detail: `an allow rule approves only when its paths cover every touched path, and ${showView(uncovered)} is not covered` };
+  }
   const caught: string[] = [];
   for (const view of touched) if (isCaught(filter, view)) caught.push(view.path);
   if (caught.length > 0) return caught;

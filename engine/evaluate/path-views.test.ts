@@ -157,6 +157,17 @@ describe('the file that would be opened: case-insensitive volumes, Windows names
     expect(await judged('allow', TESTS, raw, options)).toBe(outcome);
   });
 
+  test.each<[string, string, { windows?: boolean; symlinks?: Record<string, string> }, string]>([
+    ['exactly inside', 'docs/a.md', {}, 'allow'],
+    ['the same file through its default stream', 'docs/a.md::$DATA', {}, 'allow'],
+    ['another case: on a case-sensitive volume another folder', 'Docs/a.md', {}, 'none'],
+    ['a short name: any folder', 'DOCS~1/a.md', { windows: true }, 'none'],
+    ['a symlink out of the folder', 'docs/link/x', { symlinks: { 'docs/link': '/etc' } }, 'none'],
+    ['a dangling link out of the folder', 'docs/new.md', { symlinks: { 'docs/new.md': 'src/new.ts' } }, 'none'],
+  ])('an approving rule: %s', async (_name, raw, options, outcome) => {
+    expect(await judged('approve', ['docs/**'], raw, options)).toBe(outcome);
+  });
+
   test('on a POSIX project, C:/x is a folder named C: inside it, not a drive', async () => {
     expect(await judged('deny', ['**'], 'C:/x')).toBe('deny');
     expect(await judged('deny', ['**'], 'c:\\x')).toBe('deny');

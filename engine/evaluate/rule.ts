@@ -35,7 +35,7 @@ export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult 
     if (rule.paths) {
       const failure = rule.tools !== null && scope.tool !== null && SHELL_TOOLS.has(scope.tool)
         ? checkShellPaths(rule, rule.paths, scope, values)
-        : checkViews(rule.paths, scope.touchedViews, values);
+        : checkViews(rule.paths, scope.touchedViews, values, rule.outcome === 'allow');
       if (failure) return notMatched(rule, failure, undefined, values);
     }
     const noCommand = checkCommand(rule, scope);

@@ -126,6 +126,21 @@ export class EventScope {
     return pathView(raw, cwd, this.ctx.projectRoot, resolve, { windows: this.windowsCache });
   }
 
+  /**
+   * Every path the call touches, for the decision log: the tool's paths, or the files a
+   * shell command writes (analysed now, if no rule needed them, only when `decided`: a
+   * rule fired; [] when the analysis fails).
+   */
+  touchedForRecord(decided: boolean): string[] {
+    if (this.tool === null || !SHELL_TOOLS.has(this.tool)) return this.touched;
+    if (!this.shellCache && !decided) return [];
+    try {
+      return this.shellTouched.views.map((v) => v.path);
+    } catch {
+      return [];
+    }
+  }
+
   /** Bindings for JSONata expressions: $agent, $tool, $paths, $env. */
   get bindings(): Record<string, unknown> {
     return (this.bindingsCache ??= { agent: this.agent, tool: this.tool, paths: this.touched, env: this.ctx.env });

@@ -110,6 +110,42 @@ describe('commands that cannot be checked', () => {
   });
 });
 
+describe('an allow rule approves a call only when its paths cover every path the call touches', () => {
+  // unparsable: ignore is what the compiler gives an allow rule that does not set it.
+  const approve = () => compiledRule({ id: 'approve-allowed', tools: toolFilter('Bash|Write'), paths: pathFilter({ deny: ['allowed/**'] }), outcome: 'allow', message: 'inside allowed/', unparsable: 'ignore' });
+
+  test.each<[string, string]>([
+    ['mkdir -p allowed/sub && echo a > allowed/c.txt', 'allow'],
+    ['mkdir -p allowed/sub && echo a > allowed/c.txt && echo b > outside.txt', 'none'],
+    ['echo a > allowed/c.txt; npm test', 'none'],
+    ['echo a > allowed/c.txt; echo b > $F', 'none'],
+    ['cat allowed/c.txt', 'none'],
+  ])('%s -> %s', async (command, outcome) => {
+    expect((await decide([approve()], bash(command))).outcome).toBe(outcome);
+  });
+
+  test('the trace says which path was not covered', async () => {
+    const d = await decide([approve()], bash('echo a > allowed/c.txt && echo b > outside.txt'));
+    expect(d.trace[0].failed).toEqual({ condition: 'paths', detail: 'an allow rule approves only when its paths cover every touched path, and outside.txt is not covered' });
+  });
+
+  test('a write through a symlink out of the covered folder is not approved', async () => {
+    expect((await decide([approve()], bash('echo a > allowed/link/x'), { 'allowed/link': '/etc' })).outcome).toBe('none');
+  });
+
+  test('the Write tool too', async () => {
+    const write = (file: string): HookEvent => ({ hook_event_name: 'PreToolUse', cwd: '/proj', tool_name: 'Write', tool_input: { file_path: file } });
+    expect((await decide([approve()], write('allowed/a.md'))).outcome).toBe('allow');
+    expect((await decide([approve()], write('ALLOWED/a.md'))).outcome).toBe('none');
+  });
+
+  test('the decision lists every path the call touches, not only the caught ones', async () => {
+    const rule = compiledRule({ id: 'no-outside', tools: toolFilter('Bash'), paths: pathFilter({ deny: ['outside.txt'] }) });
+    const d = await decide([rule], bash('echo a > allowed/c.txt && echo b > outside.txt'));
+    expect({ outcome: d.outcome, hit: d.hits[0].paths, paths: d.paths }).toEqual({ outcome: 'deny', hit: ['outside.txt'], paths: ['allowed/c.txt', 'outside.txt'] });
+  });
+});
+
 describe('commands whose effect is not known are not checkable', () => {
   test.each([['npm test'], ['make build'], ['git checkout -- src/a.ts'], ['gzip src/a.ts'], ['./deploy.sh']])('%s asks under a deny rule', async (command) => {
     const d = await decide([denySrc()], bash(command));

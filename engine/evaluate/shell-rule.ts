@@ -14,8 +14,8 @@ import type { EventScope } from './scope';
  * Checks the views against the filter, storing the caught paths; returns the failure, or null.
  * @example checkViews(pathFilter({ deny: ['.env'] }), scope.touchedViews, values) // null, values.caught = ['.env']
  */
-export function checkViews(filter: CompiledPathFilter, views: readonly PathView[], values: RuleValues): Failure | null {
-  const caught = checkPaths(filter, views);
+export function checkViews(filter: CompiledPathFilter, views: readonly PathView[], values: RuleValues, approving = false): Failure | null {
+  const caught = checkPaths(filter, views, approving);
   if (!Array.isArray(caught)) return caught;
   values.caught = caught;
   return null;
@@ -24,19 +24,21 @@ export function checkViews(filter: CompiledPathFilter, views: readonly PathView[
 /**
  * The paths condition for a shell command: holds when a written path is caught, or when
  * the command cannot be checked and the rule's `unparsable` is not `ignore` (then
- * values.unchecked carries the outcome and message that replace the rule's own).
+ * values.unchecked carries the outcome and message that replace the rule's own). A rule
+ * that approves holds only when every written path is covered and no write is unknown.
  * @example checkShellPaths(rule, rule.paths, scope, values) // null for "echo x > .env" under deny [.env]
  */
 export function checkShellPaths(rule: CompiledRule, filter: CompiledPathFilter, scope: EventScope, values: RuleValues): Failure | null {
   const shell = scope.shellTouched;
   values.written = shell.views.map((v) => v.path);
   if (shell.unchecked !== null) values.uncheckedReason = shell.unchecked;
-  const caught = shell.views.length > 0 ? checkPaths(filter, shell.views) : null;
-  if (Array.isArray(caught)) {
+  const approving = rule.outcome === 'allow';
+  const caught = shell.views.length > 0 ? checkPaths(filter, shell.views, approving) : null;
+  if (Array.isArray(caught) && !(approving && shell.unchecked !== null)) {
     values.caught = caught;
     return null;
   }
-  if (shell.unchecked === null) return caught ?? { condition: 'paths', detail: 'the command writes no file' };
+  if (shell.unchecked === null) return Array.isArray(caught) ? null : caught ?? { condition: 'paths', detail: 'the command writes no file' };
   const mode = rule.unparsable ?? 'ask';
   if (mode === 'ignore') {
     return { condition: 'paths', detail: `the command cannot be checked (${shell.unchecked}); the rule has unparsable: ignore` };

@@ -72,7 +72,8 @@ export function buildDecisionRecord(decision: Decision, event: HookEvent, policy
     outcome: decision.outcome,
     rules: ruled.map((h) => h.id),
     reason: decided.length > 0 ? decision.reason : null,
-    paths: [...new Set(ruled.flatMap((h) => h.paths ?? []))],
+    // Every path the call touches, not only those a rule matched (an allow covers all or none).
+    paths: decision.paths ?? [...new Set(ruled.flatMap((h) => h.paths ?? []))],
     policy: policy.sources.map((s) => s.file),
   };
   const contexts = hits.filter((h) => h.outcome === 'context').map((h) => h.message);

@@ -3,6 +3,7 @@
  * Adding a check: write engine/lint/<code>.ts, add its code to DIAGNOSTIC_CODES and a
  * section to docs/diagnostics.md, and list it here.
  */
+import { allowCoversEveryPath } from './allow-covers-every-path';
 import type { LintCheck } from './check';
 import { httpFailClosed } from './http-fail-closed';
 import { messageUserOnly } from './message-user-only';
@@ -28,6 +29,7 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   ruleUnreachable,
   promptsNoPromptEvent,
   promptsUnset,
+  allowCoversEveryPath,
   onFailureIgnored,
   ruleShadowed,
   regexUnsafe,

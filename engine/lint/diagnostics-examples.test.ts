@@ -18,7 +18,7 @@ const LINTED = [
   'schema-unknown-key', 'schema-required', 'schema-type', 'schema-enum', 'schema-invalid', 'outcome-missing', 'outcome-multiple',
   'unknown-event', 'duplicate-rule-id', 'invalid-glob', 'invalid-regex', 'invalid-expression', 'invalid-template', 'unknown-agent', 'role-cycle',
   'regex-unsafe', 'template-unknown-value', 'outcome-impossible', 'message-user-only', 'rule-unreachable', 'prompts-no-prompt-event',
-  'prompts-unset', 'on-failure-ignored', 'rule-shadowed', 'unsupported-event', 'settings-not-routed', 'settings-invalid', 'http-fail-closed',
+  'prompts-unset', 'allow-covers-every-path', 'on-failure-ignored', 'rule-shadowed', 'unsupported-event', 'settings-not-routed', 'settings-invalid', 'http-fail-closed',
 ];
 
 /** Running codes whose ```yaml example fails on an event: the event it is evaluated with. */

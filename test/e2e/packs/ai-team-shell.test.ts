@@ -73,6 +73,14 @@ describe('every lane holds for Bash writes as for Write', () => {
     expect(decision(r)).toEqual({ decision: 'ask', reason: expect.stringContaining(why) });
   });
 
+  it('the decision log lists every file the command writes, not only the one that was caught', () => {
+    const before = project.readJsonl(LOG).length;
+    const r = bash('ba', 'echo a > src/a.ts && echo b > tests/a.test.ts');
+    expect(decision(r)?.decision).toBe('deny');
+    const log = project.readJsonl(LOG).slice(before);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ rules: ['ateam-implementer-no-test-writes'], paths: ['src/a.ts', 'tests/a.test.ts'] });
+  });
 });
 
 describe('reopened descriptors: a file opened for reading, then written through its descriptor', () => {
