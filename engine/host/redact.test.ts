@@ -94,6 +94,69 @@ describe('redactText: assignments whose name looks secret lose their value', () 
   });
 });
 
+describe('redactText: credentials in URLs, headers and command lines', () => {
+  // Measured before this table: each of these reached the log as written.
+  const V = `Zq8${rep('Xv2Lm9', 3)}`;
+  it.each<[string, string, string]>([
+    ['URL query access_token', `curl https://api.example.com/v1?access_token=${V}`, `curl https://api.example.com/v1?access_token=${R}`],
+    ['URL query key', `curl "https://maps.example.com/api?key=${V}&q=1"`, `curl "https://maps.example.com/api?key=${R}&q=1"`],
+    ['URL query apikey', `wget https://x.example/a?apikey=${V}`, `wget https://x.example/a?apikey=${R}`],
+    ['URL query api_key', `open https://x.example/a?x=1&api_key=${V} now`, `open https://x.example/a?x=1&api_key=${R} now`],
+    ['URL query sig (Azure SAS)', `az copy "https://a.blob.core.windows.net/c?sv=2020&sig=${V}"`, `az copy "https://a.blob.core.windows.net/c?sv=2020&sig=${R}"`],
+    ['URL query signature', `curl https://x.example/a?signature=${V}`, `curl https://x.example/a?signature=${R}`],
+    ['URL query X-Amz-Signature', `curl "https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${V}"`, `curl "https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${R}"`],
+    ['URL query client_secret', `curl https://x.example/oauth?client_secret=${V}`, `curl https://x.example/oauth?client_secret=${R}`],
+    ['URL query password', `curl https://x.example/login?user=bob&password=${V}`, `curl https://x.example/login?user=bob&password=${R}`],
+    ['.npmrc _authToken', `echo "//registry.npmjs.org/:_authToken=${V}" > .npmrc`, `echo "//registry.npmjs.org/:_authToken=${R}" > .npmrc`],
+    ['npm config set _authToken', `npm config set //registry.npmjs.org/:_authToken ${V}`, `npm config set //registry.npmjs.org/:_authToken ${R}`],
+    ['.npmrc _auth and _password', `//r.example/:_auth=${V}\n`, `//r.example/:_auth=${R}\n`],
+    ['Authorization without a scheme', `curl -H 'Authorization: ${V}' x`, `curl -H 'Authorization: ${R}' x`],
+    ['Proxy-Authorization', `-H "Proxy-Authorization: Basic ${V}"`, `-H "Proxy-Authorization: Basic ${R}"`],
+    ['Authorization: Digest', `Authorization: Digest ${V}`, `Authorization: Digest ${R}`],
+    ['curl -u user:password', `curl -u bob:${V} https://x.example`, `curl -u bob:${R} https://x.example`],
+    ['curl --user=user:password', `curl --user=bob:${V} https://x.example`, `curl --user=bob:${R} https://x.example`],
+    ['mysql -pSECRET', `mysql -u root -p${V} shop`, `mysql -u root -p${R} shop`],
+    ['mysqldump -p\'SECRET\'', `mysqldump -h db -p'${V}' shop`, `mysqldump -h db -p'${R}' shop`],
+    ['sshpass -p', `sshpass -p ${V} ssh host`, `sshpass -p ${R} ssh host`],
+    ['docker login -p', `docker login -u bob -p ${V} registry.example`, `docker login -u bob -p ${R} registry.example`],
+    ['redis-cli -a', `redis-cli -h cache -a ${V} ping`, `redis-cli -h cache -a ${R} ping`],
+    ['openssl -passin pass:', `openssl rsa -in k.pem -passin pass:${V}`, `openssl rsa -in k.pem -passin pass:${R}`],
+    ['URL user:password@', `git clone https://bob:${V}@git.example/o/r`, `git clone https://bob:${R}@git.example/o/r`],
+    ['JWT', `curl -b session=x eyJhbGciOiJI.eyJzdWIiOiIx.${V}`, `curl -b session=${R} eyJ${R}`],
+    ['PEM (OpenSSH)', `-----BEGIN OPENSSH PRIVATE KEY-----\n${V}\n-----END OPENSSH PRIVATE KEY-----`, `-----BEGIN OPENSSH PRIVATE KEY-----${R}-----END OPENSSH PRIVATE KEY-----`],
+    ['PEM in a JSON string', `"private_key": "-----BEGIN PRIVATE KEY-----\\n${V}\\n-----END PRIVATE KEY-----\\n"`, `"private_key": "-----BEGIN PRIVATE KEY-----${R}-----END PRIVATE KEY-----\\n"`],
+    ['GitLab token', `glpat-${V}`, `glpat-${R}`],
+    ['npm token', `npm_${rep('aB3', 12)}`, `npm_${R}`],
+    ['Hugging Face token', `hf_${rep('aB3', 11)}`, `hf_${R}`],
+    ['Slack app token', `xapp-1-${V}`, `xapp-${R}`],
+    ['Slack webhook URL', `curl https://hooks.slack.com/services/T0/B0/${V}`, `curl https://hooks.slack.com/services/${R}`],
+    ['SendGrid key', `SG.${V}.${V}`, `SG.${R}`],
+    ['Azure connection string', `AccountName=a;AccountKey=${V}==;EndpointSuffix=core`, `AccountName=a;AccountKey=${R};EndpointSuffix=core`],
+    ['template cmd={{command}}', `cmd=DB_PASSWORD=${V} npm test`, `cmd=DB_PASSWORD=${R} npm test`],
+    ['template with a colon', `command:API_TOKEN=${V} make`, `command:API_TOKEN=${R} make`],
+  ])('%s', (_name, input, expected) => {
+    expect(redactText(input)).toBe(expected);
+    expect(redactText(expected)).toBe(expected);
+  });
+
+  it.each([
+    'curl -u bob https://x.example',
+    'mkdir -p src/lib && cp -p a b',
+    'docker run -p 8080:80 img',
+    'mysql -P 3306 -h db -p shop',
+    'git push -u origin main',
+    'curl "https://x.example/list?page=2&sort=asc&q=keys"',
+    'AUTHORIZATION-MODE: strict',
+    'signature: approved by the reviewer',
+    'npm_config_cache=/tmp/npm npm ci',
+    'grep -r authorization src/',
+    'cmd=npm test',
+    'x=a=b=c',
+  ])('leaves %j alone', (input) => {
+    expect(redactText(input)).toBe(input);
+  });
+});
+
 describe('redactText: .env content', () => {
   it('redacts every value of a dotenv-style block, names kept', () => {
     const content = 'NODE_ENV=production\nDATABASE_URL=postgres://u:p@h/db\nSTRIPE=abc\n\n# comment\nEMPTY=';

@@ -5,18 +5,9 @@
  * leaked; assignments keep their name (`API_KEY=[REDACTED]`).
  */
 
-/** What replaces a secret. */
-export const REDACTED = '[REDACTED]';
+import { PEM_BLOCK, QUERY_PARAMETER, REDACTED, TOKEN_SCRUBBERS, quotedRedacted, type Scrubber } from './redact-formats';
 
-interface Scrubber {
-  pattern: RegExp;
-  replace: (match: string, ...groups: string[]) => string;
-  /** Texts that hold none of these (lower-cased when `caseless`) cannot match: the pattern is not even compiled. */
-  hints: readonly string[];
-  caseless?: boolean;
-}
-
-const keep = (prefix: string) => `${prefix}${REDACTED}`;
+export { REDACTED } from './redact-formats';
 
 /**
  * Names that say their value is a secret: a strong word anywhere, or a generic word as the
@@ -25,35 +16,27 @@ const keep = (prefix: string) => `${prefix}${REDACTED}`;
  */
 const SECRET_NAME = /password|passwd|passphrase|secret|token|api_?key|access_?key|private_?key|credential|(?:^|[_-])(?:key|pass|pwd|auth|session|cookie|pat)(?:[_-]\d+)?$/i;
 
+/** camelCase names whose last word is generic: `AccountKey`, `SharedAccessKey`, `dbPass`. */
+const CAMEL_SECRET_NAME = /[a-z0-9](?:Key|Pass|Pwd|Auth|Session|Cookie)\d*$/;
+
 /** A text without any of these words (in any case) cannot hold a secret assignment or flag. */
 const SECRET_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'auth', 'session', 'cookie', 'pat'];
 
-/** `NAME=value`, `NAME: value`, `"name": "value"`; the lead keeps `xNAME=` from matching. */
-const ASSIGNMENT = /(^|[\s;&|(,{\['"`])(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\2([ \t]*[=:][ \t]*)("[^"\n]*"?|'[^'\n]*'?|[^\s;&|,}\]'"`]+)/g;
+/**
+ * `NAME=value`, `NAME: value`, `"name": "value"`, up to the value's first character (its
+ * extent is read only for a value that goes: a scan that skips a name never reads its value).
+ * The lead keeps `xNAME=` from matching; `=`, `:` and `?` in it find `cmd=API_KEY=x`,
+ * `//host/:_authToken=x` and `?access_token=x`.
+ */
+const ASSIGNMENT = /(^|[\s;&|(,{\['"`=:?])(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\2([ \t]*[=:][ \t]*)(?=[^\s;&|,}\]`])/g;
+const ASSIGNMENT_VALUE = /"[^"\n]*"?|'[^'\n]*'?|[^\s;&|,}\]'"`]+/y;
 
 /** `--name value` and `--name=value` on a command line. */
-const FLAG = /(^|\s)(--?)([A-Za-z][A-Za-z0-9_-]*)(=|[ \t]+)("[^"\n]*"?|'[^'\n]*'?|[^\s;&|'"`-][^\s;&|'"`]*)/g;
+const FLAG = /(^|\s)(--?)([A-Za-z][A-Za-z0-9_-]*)(=|[ \t]+)(?=["']|[^\s;&|'"`-])/g;
+const FLAG_VALUE = /"[^"\n]*"?|'[^'\n]*'?|[^\s;&|'"`-][^\s;&|'"`]*/y;
 
-/** Key formats that are secret whatever surrounds them; the prefix kept is public. */
-const TOKEN_SCRUBBERS: readonly Scrubber[] = [
-  // PEM private keys, also a block cut off before its END line.
-  {
-    pattern: /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g,
-    replace: (_m, begin: string, _b: string, end: string) => `${begin}${REDACTED}${end}`,
-    hints: ['PRIVATE KEY'],
-  },
-  { pattern: /\b(AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, replace: (_m, p: string) => keep(p), hints: ['AKIA', 'ASIA', 'AGPA', 'AIDA', 'AROA'] },
-  { pattern: /\b(gh[pousr]_)[A-Za-z0-9]{36,}\b/g, replace: (_m, p: string) => keep(p), hints: ['p_', 'o_', 'u_', 's_', 'r_'] },
-  { pattern: /\b(github_pat_)[A-Za-z0-9_]{22,}/g, replace: (_m, p: string) => keep(p), hints: ['github_pat_'] },
-  { pattern: /\b(xox[baprse]-)[A-Za-z0-9-]{10,}/g, replace: (_m, p: string) => keep(p), hints: ['xox'] },
-  { pattern: /\b(sk-)[A-Za-z0-9_-]{16,}/g, replace: (_m, p: string) => keep(p), hints: ['sk-'] },
-  { pattern: /\b([sr]k_(?:live|test)_)[A-Za-z0-9]{16,}/g, replace: (_m, p: string) => keep(p), hints: ['k_live_', 'k_test_'] },
-  { pattern: /\b(AIza)[0-9A-Za-z_-]{35}\b/g, replace: (_m, p: string) => keep(p), hints: ['AIza'] },
-  { pattern: /\b(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: (_m, p: string) => keep(p), hints: ['eyJ'] },
-  { pattern: /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi, replace: (_m, p: string, s: string) => `${p}${s}${REDACTED}`, hints: ['bearer', 'basic', 'token'], caseless: true },
-  // Credentials in a URL: scheme://user:password@host.
-  { pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s/@]+@/gi, replace: (_m, p: string) => `${p}${REDACTED}@`, hints: ['://'] },
-];
+/** A value that starts with another assignment (`cmd=API_KEY=x`): the next match takes it. */
+const NESTED = /([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*[=:]/y;
 
 /**
  * `text` with secrets replaced by [REDACTED]: known key formats, values of assignments
@@ -63,13 +46,16 @@ const TOKEN_SCRUBBERS: readonly Scrubber[] = [
  * @example redactText('export API_KEY=abc123 && deploy') // 'export API_KEY=[REDACTED] && deploy'
  */
 export function redactText(text: string, extra: readonly string[] = []): string {
-  let out = text.includes('\n') ? redactDotenvBlock(text) : text;
-  for (const s of TOKEN_SCRUBBERS) {
+  // A PEM block first: a .env block around it would take its BEGIN line for a value.
+  let out = hinted(PEM_BLOCK, text) ? text.replace(PEM_BLOCK.pattern, PEM_BLOCK.replace as (m: string, ...a: unknown[]) => string) : text;
+  if (out.includes('\n')) out = redactDotenvBlock(out);
+  for (const s of SCRUBBERS) {
     if (hinted(s, out)) out = out.replace(s.pattern, s.replace as (m: string, ...a: unknown[]) => string);
   }
   if (hasSecretWord(out.toLowerCase())) {
-    out = redactAssignments(out, ASSIGNMENT);
-    out = redactAssignments(out, FLAG);
+    // Flags first: `API_KEY= --password x` would otherwise lose `--password` as API_KEY's value.
+    out = redactAssignments(out, FLAG, FLAG_VALUE);
+    out = redactAssignments(out, ASSIGNMENT, ASSIGNMENT_VALUE);
   }
   for (const source of extra) out = applyExtra(out, source);
   return out;
@@ -87,7 +73,7 @@ export function redactRecord<T>(value: T, extra: readonly string[] = []): T {
 
 /** False when no scrubber of redactText could change any part of `text`. */
 function mayHoldSecret(text: string): boolean {
-  return text.includes('\n') || hasSecretWord(text.toLowerCase()) || TOKEN_SCRUBBERS.some((s) => hinted(s, text));
+  return text.includes('\n') || hasSecretWord(text.toLowerCase()) || hinted(PEM_BLOCK, text) || SCRUBBERS.some((s) => hinted(s, text));
 }
 
 /** True when the text holds one of the scrubber's hints. */
@@ -128,33 +114,44 @@ function redactValue(value: unknown, extra: readonly string[], depth: number): u
  * Replaces the value of each match whose name looks secret. A match whose name does not
  * is skipped past its name only, so `note: API_KEY=x` still reaches `API_KEY=x`.
  */
-function redactAssignments(text: string, pattern: RegExp): string {
+function redactAssignments(text: string, pattern: RegExp, valuePattern: RegExp): string {
   const re = new RegExp(pattern.source, 'g');
   let out = '';
   let last = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
-    // Groups: lead, opening quote or dashes, name, separator, value.
-    const [whole, lead, opener, name, , value] = m;
+    // Groups: lead, opening quote or dashes, name, separator; the value starts where the match ends.
+    const [whole, lead, opener, name] = m;
     const nameEnd = m.index + lead.length + opener.length + name.length;
-    // Skipped: a value already rewritten (`ghp_[REDACTED]`; the value pattern stops before
-    // `]`), and one that is itself a secret assignment (`API_KEY= TOKEN=x`: the next match takes it).
-    const nested = /^([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*[=:]/.exec(value);
-    if (!SECRET_NAME.test(name) || value.includes(REDACTED.slice(0, -1)) || (nested && SECRET_NAME.test(nested[1]))) {
+    const valueStart = m.index + whole.length;
+    NESTED.lastIndex = valueStart;
+    const nested = NESTED.exec(text);
+    // Skipped: a value that is itself a secret assignment (`API_KEY= TOKEN=x`: the next match takes it).
+    if (!isSecretName(name) || (nested && isSecretName(nested[1]))) {
       re.lastIndex = Math.max(nameEnd, m.index + 1);
       continue;
     }
-    out += text.slice(last, m.index) + whole.slice(0, whole.length - value.length) + quoted(value);
-    last = m.index + whole.length;
+    valuePattern.lastIndex = valueStart;
+    const value = valuePattern.exec(text)?.[0] ?? '';
+    // Already rewritten (`ghp_[REDACTED]`; an unquoted value stops before `]`).
+    if (value.includes(REDACTED.slice(0, -1))) {
+      re.lastIndex = valueStart + value.length;
+      continue;
+    }
+    out += text.slice(last, valueStart) + quotedRedacted(value);
+    last = valueStart + value.length;
     re.lastIndex = last;
   }
   return out + text.slice(last);
 }
 
-function quoted(value: string): string {
-  const q = value[0];
-  return q === '"' || q === "'" ? `${q}${REDACTED}${value.endsWith(q) && value.length > 1 ? q : ''}` : REDACTED;
+function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name) || CAMEL_SECRET_NAME.test(name);
 }
+
+/** The format scrubbers, then signatures in URL queries. */
+const SCRUBBERS: readonly Scrubber[] = [...TOKEN_SCRUBBERS, QUERY_PARAMETER];
+
 
 /**
  * Two or more lines holding `NAME=value` to their end (a .env file's content, perhaps

@@ -47,6 +47,58 @@ describe('redaction properties', () => {
     }), fcParams(2));
   });
 
+  it('removes a credential from a URL, a header or a command line, wherever it sits', () => {
+    // The forms that reached the log unredacted before (issue 12, section 5), each with a generated value.
+    const value = fc.tuple(alnum(1), fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/'), minLength: 11, maxLength: 40 }))
+      .map(([a, b]) => a + b);
+    const form = fc.constantFrom<(v: string) => string>(
+      (v) => `https://api.example.com/v1?access_token=${v}`,
+      (v) => `https://api.example.com/v1?page=2&token=${v}&x=1`,
+      (v) => `https://maps.example.com/api?key=${v}`,
+      (v) => `https://x.example/a?apikey=${v}`,
+      (v) => `https://x.example/a?api_key=${v}`,
+      (v) => `https://a.blob.core.windows.net/c?sv=2020&sig=${v}`,
+      (v) => `https://x.example/a?X-Amz-Signature=${v}`,
+      (v) => `https://x.example/login?password=${v}`,
+      (v) => `https://x.example/oauth?client_secret=${v}`,
+      (v) => `//registry.npmjs.org/:_authToken=${v}`,
+      (v) => `npm config set //registry.npmjs.org/:_authToken ${v}`,
+      (v) => `-H 'Authorization: Bearer ${v}'`,
+      (v) => `-H "Authorization: Basic ${v}"`,
+      (v) => `-H 'Authorization: ${v}'`,
+      (v) => `--password ${v}`,
+      (v) => `--password=${v}`,
+      (v) => `mysql -u root -p${v} db`,
+      (v) => `sshpass -p ${v} ssh host`,
+      (v) => `docker login -u bob -p ${v} registry`,
+      (v) => `redis-cli -a ${v}`,
+      (v) => `curl -u bob:${v} https://x.example`,
+      // A `/` in a URL's password is percent-encoded (RFC 3986): a raw one would start the path.
+      (v) => `postgres://admin:${v.replace(/\//g, '%2F')}@db:5432/x`,
+      (v) => `cmd=DB_PASSWORD=${v} npm test`,
+      (v) => `cmd:API_TOKEN=${v}`,
+      (v) => `AccountKey=${v};EndpointSuffix=core`,
+    );
+    fc.assert(fc.property(text, form, value, text, (before, f, v, after) => {
+      const line = `${before} ${f(v)} ${after}`;
+      const out = redactText(line);
+      expect(out).not.toContain(v.replace(/\//g, '%2F'));
+      expect(out).not.toContain(v);
+      expect(redactText(out)).toBe(out);
+      expect(JSON.stringify(redactRecord({ reason: line }))).not.toContain(v);
+    }), fcParams(2));
+  });
+
+  it('removes a JWT and a PEM block wherever they sit', () => {
+    const b64 = (n: number) => fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: n, maxLength: n + 20 });
+    const jwt = fc.tuple(b64(8), b64(8), b64(8)).map(([a, b, c]) => ({ secret: `${b}.${c}`, text: `eyJ${a}.eyJ${b}.${c}` }));
+    const pem = fc.tuple(fc.constantFrom('RSA ', 'EC ', 'OPENSSH ', 'ENCRYPTED ', ''), alnum(24), fc.constantFrom('\n', '\\n'), fc.boolean())
+      .map(([kind, body, nl, ended]) => ({ secret: body, text: `-----BEGIN ${kind}PRIVATE KEY-----${nl}${body}${nl}${ended ? `-----END ${kind}PRIVATE KEY-----` : ''}` }));
+    fc.assert(fc.property(text, fc.oneof(jwt, pem), text, (before, s, after) => {
+      expect(redactText(`${before} ${s.text} ${after}`)).not.toContain(s.secret);
+    }), fcParams(2));
+  });
+
   it('keeps a marker line whose name ends in an ordinary word, generic secret words before it included', () => {
     // `SESSION-CTX-MARKER: hello`: key, pass, pwd, auth, session, cookie, pat only count as the name's last part.
     const generic = ['KEY', 'PASS', 'PWD', 'AUTH', 'SESSION', 'COOKIE', 'PAT'];
@@ -91,6 +143,13 @@ describe('redaction properties', () => {
     ['URL-like runs', 'http://a:'.repeat(200_000)],
     ['dotenv lines', 'A=1\n'.repeat(500_000)],
     ['one 2 MB word', 'x'.repeat(2_000_000)],
+    ['nested assignments (cmd=API_KEY=...)', 'a='.repeat(1_000_000)],
+    ['nested secret assignments after a colon', 'cmd:TOKEN='.repeat(200_000)],
+    ['URL query runs', '?sig=&key=x'.repeat(180_000)],
+    ['password flags of commands', 'mysql -p '.repeat(220_000)],
+    ['curl -u runs', 'curl -u a:'.repeat(200_000)],
+    ['Authorization headers', 'Authorization: '.repeat(130_000)],
+    ['.npmrc token keys', ':_authToken '.repeat(160_000)],
   ])('stays fast on 2 MB of %s', (_name, input) => {
     const start = Date.now();
     redactText(input);

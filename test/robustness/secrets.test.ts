@@ -47,6 +47,11 @@ const policy = (url: string) => [
   '    tools: Bash',
   "    command: ['\\bcurl\\b']",
   '    deny: "Refused: {{command}}"',
+  '  - id: quoted-template',
+  '    on: PreToolUse',
+  '    tools: Bash',
+  "    command: ['\\bnpm\\b']",
+  '    deny: "cmd={{command}}"',
   '  - id: env-written',
   '    on: PreToolUse',
   '    tools: Write',
@@ -96,6 +101,33 @@ describe('through the binary', () => {
     expect((JSON.parse(payload.body) as { reason: string }).reason).toBe(reason);
   });
 
+  it('a message template that glues the command to a name (cmd={{command}}), and URL, .npmrc and flag credentials', async () => {
+    const forms = {
+      nested: 'hunter2-nested',
+      query: 'q-access-token-0123',
+      sig: 'sas-signature-4567',
+      npmrc: 'npm-auth-token-89ab',
+      mysql: 'mysql-pass-cdef',
+      httpieAuth: 'xh-pass-0246',
+    };
+    const command = [
+      `DB_PASSWORD=${forms.nested} npm test`,
+      `wget "https://api.example.com/v1?access_token=${forms.query}&sv=1&sig=${forms.sig}"`,
+      `npm config set //registry.npmjs.org/:_authToken ${forms.npmrc}`,
+      `mysql -u root -p${forms.mysql} shop`,
+      `wget --user=bob --password=x https://h/ ; xh -a bob:${forms.httpieAuth} https://h/`,
+    ].join(' && ');
+    const event = { hook_event_name: 'PreToolUse', session_id: 'sec-3', tool_name: 'Bash', tool_input: { command } };
+    const run = await spawnHook(JSON.stringify(event), { projectDir: box.dir, cacheDir: box.cacheDir });
+    expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason).toBe(`cmd=${command}`);
+    const line = fs.readFileSync(box.file('logs/decisions.jsonl'), 'utf8').trimEnd().split('\n')
+      .find((l) => l.includes('"sec-3"'))!;
+    for (const [name, secret] of Object.entries(forms)) expect({ name, leaked: line.includes(secret) }).toEqual({ name, leaked: false });
+    expect((JSON.parse(line) as { reason: string }).reason).toMatch(/^cmd=DB_PASSWORD=\[REDACTED\] npm test && /);
+    const payload = (await sink.waitFor(3, 5000)).find((r) => r.body.includes('"sec-3"'))!;
+    for (const secret of Object.values(forms)) expect(payload.body).not.toContain(secret);
+  });
+
   it('.env content quoted in a warning is redacted in the log', async () => {
     const event = { hook_event_name: 'PreToolUse', session_id: 'sec-2', tool_name: 'Write', tool_input: { file_path: `${box.dir}/.env`, content: DOTENV } };
     const run = await spawnHook(JSON.stringify(event), { projectDir: box.dir, cacheDir: box.cacheDir });
@@ -108,7 +140,7 @@ describe('through the binary', () => {
     expect(record.warnings).toEqual([
       'Writing .env: DATABASE_URL=[REDACTED]\nSTRIPE_KEY=[REDACTED]\n-----BEGIN PRIVATE KEY-----[REDACTED]-----END PRIVATE KEY-----\n',
     ]);
-    const payload = (await sink.waitFor(2, 5000)).find((r) => r.body.includes('"sec-2"'))!;
+    const payload = (await sink.waitFor(3, 5000)).find((r) => r.body.includes('"sec-2"'))!;
     expectClean(payload.body);
   });
 });
