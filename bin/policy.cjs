@@ -221,36 +221,21 @@ function removeOtherKeys(dir, entry) {
 }
 
 /**
- * The same folders as the compiled-policy cache (engine/host/cache-store.ts
- * cacheDirectories), found the same way: from the environment, loading `os` only where
- * it must (Windows, no $HOME).
+ * The cache folders this user alone can write, from the cache room
+ * (engine/host/cache/dirs-entry.ts, built to dist/cache-dirs.cjs): the same folders as the
+ * compiled-policy cache, found the same way, so bin keeps no copy of that logic.
  */
 const cacheDirs = (function cacheDirs(env) {
-  const windows = process.platform === 'win32';
-  const home = !windows && env.HOME ? env.HOME : require('os').homedir();
-  const primary = env.HOOKPOLICY_CACHE_DIR
-    || (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, 'hookpolicy') : path.join(home, '.cache', 'hookpolicy'));
-  let tmp = windows ? require('os').tmpdir() : env.TMPDIR || env.TMP || env.TEMP || '/tmp';
-  if (!windows && tmp.length > 1 && tmp.endsWith('/')) tmp = tmp.slice(0, -1);
-  const user = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
-  const fallback = path.join(tmp, `hookpolicy-${user}`);
-  return (primary === fallback ? [primary] : [primary, fallback]).filter(ownFolder);
+  try {
+    return require('../dist/cache-dirs.cjs').codeCacheDirectories(env);
+  } catch {
+    return []; // No folders: no code cache, the runner still answers.
+  }
 });
 
-/**
- * True when a code-cache folder is this user's alone (or not there yet): compiled code
- * read from a folder another user can write would run as this runner. The policy cache
- * checks the same and more in engine/host/cache-trust.ts.
- */
+/** True when a code-cache folder is this user's alone (checked again right before a write). */
 const ownFolder = (function ownFolder(dir) {
-  if (typeof process.getuid !== 'function') return true;
-  let st;
-  try {
-    st = fs.lstatSync(dir);
-  } catch {
-    return true;
-  }
-  return st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o022) === 0;
+  return require('../dist/cache-dirs.cjs').ownFolder(dir);
 });
 
 /** A short, stable name for one installed bundle (FNV-1a, no crypto needed). */

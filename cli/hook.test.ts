@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { compilePolicyFiles } from '../engine/host/compile-entry';
 import { eventProtocols } from '../engine/protocol';
-import type { PolicyCompiler } from '../engine/host/policy-cache';
+import type { PolicyCompiler } from '../engine/host/cache';
 import { parseHookArgs } from './hook-args';
 import { parseEvent, runHook, type HookInput } from './hook';
 

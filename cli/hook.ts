@@ -12,7 +12,7 @@ import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent, HookRespon
 import { recordDecision } from '../engine/host/decision-log';
 import { discoverPolicyFiles } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
-import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/policy-cache';
+import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
 import { resolveProjectRoot } from '../engine/host/project-root';
 import { HOOK_USAGE, parseHookArgs, type HookArgs } from './hook-args';
 

@@ -89,6 +89,7 @@ const bundles = {
   'compile.cjs': 'engine/host/compile-entry.ts',
   'cli.cjs': 'cli/main.ts',
   'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
+  'cache-dirs.cjs': 'engine/host/cache/dirs-entry.ts',
   ...Object.fromEntries(LAZY_CHUNKS.map((c) => [c.chunk, c.entry])),
 };
 

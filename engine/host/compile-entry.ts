@@ -8,7 +8,7 @@ import type { CompiledPolicy, Diagnostic, LoadedFile } from '../types';
 import { withSelfProtection, type SelfProtectionFacts } from '../self-protection';
 import { createFsReader, defaultPackDir } from './fs-reader';
 import { selfProtectionFacts } from './self-protection-facts';
-import type { SourceHash } from './sources';
+import type { SourceHash } from './cache';
 
 export interface CompileResult {
   policy: CompiledPolicy | null;

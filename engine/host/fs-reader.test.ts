@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { createFsReader, MISSING_FILE } from './fs-reader';
-import { checkSources, sha256Hex } from './sources';
+import { checkSources, sha256Hex } from './cache';
 
 test('a file that cannot be read is recorded as missing, so a build without it is never fresh', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reader-'));

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { PolicyReader } from '../load';
-import { sha256Hex, type SourceHash } from './sources';
+import { sha256Hex, type SourceHash } from './cache';
 
 export interface RecordingReader extends PolicyReader {
   /**

@@ -6,8 +6,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { loadPolicy, type LoadPolicyResult, type PolicyCompiler } from './policy-cache';
-import { checkSources } from './sources';
+import { loadPolicy, type LoadPolicyResult, type PolicyCompiler } from './cache';
+import { checkSources } from './cache';
 
 export interface LivePolicyOptions {
   /** The root policy files, looked up again at every get() (a policy file may appear). */

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { SelfProtectionFacts } from '../self-protection';
-import { cacheDirectories } from './cache-store';
+import { cacheDirectories } from './cache';
 import { toAbsolutePosix } from './project-root';
 import { managedSettingsDir } from './settings-file';
 

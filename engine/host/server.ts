@@ -10,7 +10,7 @@ import type { AddressInfo } from 'net';
 import type { CompiledPolicy, Decision, HookResponse } from '../types';
 import { discoverPolicyFiles } from './discover';
 import { createLivePolicy, type LivePolicy } from './live-policy';
-import type { PolicyCompiler } from './policy-cache';
+import type { PolicyCompiler } from './cache';
 
 /** What the daemon hands the runner (a subset of cli/hook.ts HookInput). */
 export interface RunnerInput {

@@ -8,7 +8,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
-import { unsealed } from '../../engine/host/cache-trust';
+import { unsealed } from '../../engine/host/cache/cache-trust';
 
 const repo = path.join(__dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'policy.cjs');

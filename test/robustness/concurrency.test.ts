@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt, inPool, makeSandbox, responseProblems, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
-import { unsealed } from '../../engine/host/cache-trust';
+import { unsealed } from '../../engine/host/cache/cache-trust';
 
 beforeAll(() => ensureBuilt(), 120_000);
 

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { cacheDirectories, cacheFileName } from './cache-store';
-import { compilePolicyFiles } from './compile-entry';
+import { compilePolicyFiles } from '../compile-entry';
 import { loadPolicy, loadPolicyForEvent, type PolicyCompiler } from './policy-cache';
 import { sealed, unsealed } from './cache-trust';
 

@@ -4,7 +4,7 @@
  * names the build whose views it goes with; views the new build does not have are then
  * removed. Written and read through cache-store.ts.
  */
-import type { CompiledPolicy } from '../types';
+import type { CompiledPolicy } from '../../types';
 import * as path from 'path';
 import { readCacheFiles, removeOtherViews, shortKey, writeCacheFile } from './cache-store';
 import { isViewOf, policyFromView, policyViews, type PolicyView, type ViewCatalog } from './policy-views';

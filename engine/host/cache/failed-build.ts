@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Diagnostic } from '../types';
+import type { Diagnostic } from '../../types';
 import { readCacheFiles, writeCacheFile } from './cache-store';
 import type { SourceHash } from './sources';
 

@@ -4,13 +4,13 @@
  * file rebuilds it; a cache that cannot be read or written only costs time (a
  * `cache-error` warning), never a decision.
  */
-import { diagnostic } from '../diagnostics';
-import type { CompiledPolicy, Diagnostic } from '../types';
+import { diagnostic } from '../../diagnostics';
+import type { CompiledPolicy, Diagnostic } from '../../types';
 import * as path from 'path';
 import { removeAbandonedBuilds } from './abandoned-builds';
 import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherBuilds, takeCacheProblems, writeCacheFile } from './cache-store';
-import type { CompileResult } from './compile-entry';
-import { ENGINE_VERSION } from './engine-version';
+import type { CompileResult } from '../compile-entry';
+import { ENGINE_VERSION } from '../engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
 import { policyFromView, viewTool } from './policy-views';
 import { checkSources, fingerprintSources, hashFile, type SourceHash } from './sources';
@@ -64,7 +64,7 @@ export interface LoadPolicyResult {
  * The compiled policy for `roots`, from the cache when it is fresh, else rebuilt and
  * stored. A build that failed is remembered the same way (failed-build.ts): `policy` is
  * then null with the build's diagnostics, `fromCache` true.
- * @example loadPolicy({ roots: ['/p/.claude/policies.yaml'], env, compiler: () => require('./compile.cjs') })
+ * @example loadPolicy({ roots: ['/p/.claude/policies.yaml'], env, compiler: () => require('../compile.cjs') })
  */
 export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
   const engine = options.engineVersion ?? ENGINE_VERSION;

@@ -6,9 +6,9 @@
  * that rules name on it: the rules that can apply, in policy order, with their own index.
  * The runner then reads the head and one view.
  */
-import { anyMatch } from '../evaluate/regex';
-import { buildRuleIndex } from '../rule-index';
-import type { CompiledPolicy, CompiledRule, RuleIndex } from '../types';
+import { anyMatch } from '../../evaluate/regex';
+import { buildRuleIndex } from '../../rule-index';
+import type { CompiledPolicy, CompiledRule, RuleIndex } from '../../types';
 
 /** One view: what the runner needs for `event` (and `tool`, when the view is a tool's). */
 export interface PolicyView {

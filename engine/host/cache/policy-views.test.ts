@@ -2,15 +2,15 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import YAML from 'yaml';
-import { MemoryFacts, type MemoryFile } from '../../test/support/memory-facts';
-import { evaluate } from '../evaluate';
-import { expandShorthand } from '../testing/shorthand';
-import type { EventShorthand } from '../testing/types';
-import type { CompiledPolicy, Decision, HookEvent } from '../types';
-import { compilePolicyFiles } from './compile-entry';
+import { MemoryFacts, type MemoryFile } from '../../../test/support/memory-facts';
+import { evaluate } from '../../evaluate';
+import { expandShorthand } from '../../testing/shorthand';
+import type { EventShorthand } from '../../testing/types';
+import type { CompiledPolicy, Decision, HookEvent } from '../../types';
+import { compilePolicyFiles } from '../compile-entry';
 import { policyFromView, policyViews, viewTool } from './policy-views';
 
-const PACKS = path.join(__dirname, '..', '..', 'policies');
+const PACKS = path.join(__dirname, '..', '..', '..', 'policies');
 let dir: string;
 let policy: CompiledPolicy;
 
