@@ -9,6 +9,7 @@ import { diagnostic, formatDiagnostic } from '../diagnostics';
 import type { CompiledPolicy, Decision, Diagnostic, HookEvent, RuleHit } from '../types';
 import { sendWebhook, type SendWebhookOptions } from './webhook';
 import { isoTime } from './iso-time';
+import { openLogForAppend } from './log-file';
 import { redactPatterns, redactRecord } from './redact';
 
 /** One line of the decision log. */
@@ -87,21 +88,15 @@ export function buildDecisionRecord(decision: Decision, event: HookEvent, policy
 
 /**
  * Appends one record to the JSONL file (relative paths are under the project root;
- * missing folders are created). Returns a `log-error` warning instead of throwing.
+ * missing folders are created). Returns a `log-error` warning instead of throwing, also
+ * when the path is not a plain file of the project (a FIFO, a symlink, a hard link).
  */
 export function appendDecisionRecord(file: string, projectRoot: string, record: DecisionRecord): Diagnostic | null {
   const target = path.resolve(projectRoot, file);
   const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
   try {
-    let fd: number;
-    try {
-      fd = fs.openSync(target, 'a');
-    } catch (e) {
-      // The folder is made only when the first write finds it missing.
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fd = fs.openSync(target, 'a');
-    }
+    // Never blocks, follows no symlink, appends only to a regular file of the project (log-file.ts).
+    const fd = openLogForAppend(target, projectRoot);
     // open/write/close rather than appendFileSync: the same O_APPEND write, without the
     // ~0.1-0.3 ms appendFileSync's first call costs a one-shot process.
     try {

@@ -1,0 +1,95 @@
+/**
+ * Opening the decision log without trusting what is at its path: the agent a rule confines
+ * can replace the log with a FIFO (an open for writing would wait for a reader), a symlink
+ * or a hard link to a file outside the project (each record would be appended there), or a
+ * folder symlink leading out of the project. The log is opened non-blocking, without
+ * following a symlink as its last component, and used only when it is a regular file with
+ * one link, in a folder that stays inside the project.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants;
+/** Absent on Windows, where neither a FIFO nor a symlink can be planted this way. */
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const APPEND = O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOFOLLOW;
+
+/** What is at the log's path is not a file the runner will append to. */
+export class LogRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LogRefusedError';
+  }
+}
+
+/**
+ * A descriptor open for appending to `target` (folders made when missing); throws
+ * LogRefusedError when the path is not a plain file of the project, or the open's own error.
+ * Never blocks: a FIFO without a reader fails at once (ENXIO), one with a reader is refused.
+ * @example const fd = openLogForAppend('/p/.claude/decisions.jsonl', '/p'); fs.writeSync(fd, line); fs.closeSync(fd);
+ */
+export function openLogForAppend(target: string, projectRoot: string): number {
+  const folder = path.dirname(target);
+  const inProject = isInside(target, path.resolve(projectRoot));
+  let fd: number;
+  try {
+    // Checked before the open (O_CREAT would make the file where a symlinked folder leads)
+    // and after it (a folder swapped for a symlink in between).
+    if (inProject) checkFolder(folder, projectRoot);
+    fd = fs.openSync(target, APPEND, 0o666);
+  } catch (e) {
+    if (e instanceof LogRefusedError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new LogRefusedError(`${target} is a symbolic link; the log does not follow one`);
+    if (code === 'ENXIO') throw new LogRefusedError(`${target} is not a regular file (a FIFO or a socket)`);
+    if (code !== 'ENOENT') throw e;
+    // The folder is made only when the first write finds it missing, and never through a
+    // symlink out of the project (mkdir would follow it).
+    if (inProject) checkFolder(nearestExisting(folder), projectRoot);
+    fs.mkdirSync(folder, { recursive: true });
+    fd = fs.openSync(target, APPEND, 0o666);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new LogRefusedError(`${target} is not a regular file (${kind(stat)})`);
+    if (stat.nlink > 1) throw new LogRefusedError(`${target} has ${stat.nlink} hard links; the log must be a file of its own`);
+    if (inProject) checkFolder(folder, projectRoot);
+    return fd;
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
+  }
+}
+
+/** Throws when `folder`'s real path leaves the project (a symlinked folder on the way). */
+function checkFolder(folder: string, projectRoot: string): void {
+  const real = fs.realpathSync.native(folder);
+  const root = path.resolve(projectRoot);
+  // The project root itself may be reached through a symlink: compare real with real only when needed.
+  if (isInside(real, root) || isInside(real, fs.realpathSync.native(root))) return;
+  throw new LogRefusedError(`${folder} leads out of the project (to ${real}) through a symbolic link`);
+}
+
+function nearestExisting(folder: string): string {
+  let at = folder;
+  while (!fs.existsSync(at)) {
+    const up = path.dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  return at;
+}
+
+function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (relative.split(path.sep)[0] !== '..' && !path.isAbsolute(relative));
+}
+
+function kind(stat: fs.Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'not a file';
+}
