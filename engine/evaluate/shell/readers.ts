@@ -4,7 +4,8 @@
  * and runners.ts this is an allow list: a command that is in none of them is not
  * checkable (its effect on files is not known), however harmless its name sounds.
  */
-import { writesOperands, type CommandContext, type CommandEffect, type CommandSpec } from './effects';
+import { writesOperands, type CommandEffect, type CommandSpec } from './effects';
+import { gitEffect } from './git';
 import { optionValues, parseOptions } from './options';
 import { unsafeVariable, unsafeVariables } from './variables';
 import type { Arg } from './words';
@@ -65,96 +66,6 @@ function trapEffect(args: readonly Arg[]): CommandEffect {
   const script = parsed.operands[0];
   if (script === '-' || script === '') return {};
   return { script, deferred: true };
-}
-
-/** git's own options before the subcommand that change nothing about what it runs. */
-const GIT_FLAGS = new Set([
-  '--no-pager', '-P', '-p', '--paginate', '--no-optional-locks', '--literal-pathspecs', '--glob-pathspecs',
-  '--noglob-pathspecs', '--icase-pathspecs', '--no-replace-objects',
-]);
-
-/** diff-like subcommands: `--output FILE` is the only option that writes. */
-function gitDiffLike(args: readonly Arg[]): CommandEffect {
-  const writes: Arg[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--') break;
-    if (arg === '--output') writes.push(i + 1 < args.length ? args[++i] : null);
-    else if (arg?.startsWith('--output=')) writes.push(arg.slice('--output='.length));
-  }
-  return writesOperands(writes);
-}
-
-/** Only listing: no operand names a branch, tag or remote to make, and no option changes one. */
-function gitListing(flags: RegExp, operandsAllowed: boolean) {
-  return (args: readonly Arg[]): CommandEffect => {
-    const parsed = parseOptions(args, { long: ['sort', 'format', 'contains', 'no-contains', 'merged', 'no-merged', 'points-at', 'column'] });
-    const options = [...parsed.options.keys()];
-    const listing = options.some((o) => o === '-l' || o === '--list');
-    if (options.every((o) => flags.test(o)) && (parsed.operands.length === 0 || (operandsAllowed && listing))) return {};
-    return unsure('it changes git\'s branches, tags, remotes or stash');
-  };
-}
-
-/** The git subcommands known to write no file of the project (git's own files under .git aside). */
-const GIT_READERS: Record<string, (args: readonly Arg[]) => CommandEffect> = {
-  status: () => ({}),
-  diff: gitDiffLike,
-  log: gitDiffLike,
-  show: gitDiffLike,
-  whatchanged: gitDiffLike,
-  blame: () => ({}),
-  annotate: () => ({}),
-  grep: (args) => (args.some((a) => a === '-O' || a?.startsWith('-O') || a?.startsWith('--open-files-in-pager'))
-    ? unsure('git grep -O opens the files in a program')
-    : {}),
-  'ls-files': () => ({}),
-  'ls-tree': () => ({}),
-  'rev-parse': () => ({}),
-  'rev-list': () => ({}),
-  'cat-file': () => ({}),
-  describe: () => ({}),
-  shortlog: () => ({}),
-  'show-ref': () => ({}),
-  'merge-base': () => ({}),
-  'name-rev': () => ({}),
-  'for-each-ref': () => ({}),
-  'check-ignore': () => ({}),
-  'check-attr': () => ({}),
-  'count-objects': () => ({}),
-  version: () => ({}),
-  branch: gitListing(/^(?:-[alrv]|-vv|--list|--all|--remotes|--verbose|--show-current|--sort|--format|--contains|--no-contains|--merged|--no-merged|--points-at|--color|--no-color|--column|--no-column|--ignore-case)$/, true),
-  tag: gitListing(/^(?:-l|-n\d*|--list|--sort|--format|--contains|--no-contains|--merged|--no-merged|--points-at|--color|--column|--no-column|--ignore-case)$/, true),
-  remote: gitListing(/^(?:-v|--verbose)$/, false),
-  stash: (args) => (args[0] === 'list' || args[0] === 'show' ? {} : unsure('git stash changes the working tree')),
-  config: (args) => (args.some((a) => a !== null && /^(?:--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|--name-only|-z|--null|--global|--local|--system|--includes|--no-includes)$/.test(a))
-    && args.every((a) => a === null || !a.startsWith('-') || /^(?:--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|--name-only|-z|--null|--global|--local|--system|--includes|--no-includes|--type=.*|--default=.*)$/.test(a))
-    ? {}
-    : unsure('git config may change git\'s configuration')),
-};
-
-/**
- * git: the subcommands above, run inside the project (a repository elsewhere brings its
- * own configuration, which can make `git status` run a program), without options that
- * point git at other configuration, repositories or programs.
- */
-function gitEffect(args: readonly Arg[], ctx: CommandContext): CommandEffect {
-  let i = 0;
-  for (; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === null) return unsure('a git argument is not static');
-    if (!arg.startsWith('-')) break;
-    if (arg === '--version' || arg === '--help' || arg === '-h') return {};
-    if (!GIT_FLAGS.has(arg)) return unsure(`git ${arg.replace(/=.*/, '')} points git at other configuration, folders or programs`);
-  }
-  const sub = args[i];
-  if (sub === undefined) return {};
-  const rest = args.slice(i + 1);
-  const check = sub === null ? undefined : GIT_READERS[sub];
-  if (!check) return unsure(`git ${sub ?? '(a subcommand that is not static)'} is not a git command known to leave the files alone`);
-  if (rest.includes(null)) return unsure(`an argument of git ${sub} is not static`);
-  if (ctx.inProject !== true) return unsure(`git ${sub} runs outside the project, whose repository configuration can run programs`);
-  return check(rest);
 }
 
 export const READERS: CommandSpec[] = [
