@@ -8,10 +8,11 @@
 import { absolutePath } from '../paths';
 import { commandEffect, commandName } from './commands';
 import type { Stdin, WriteTarget } from './effects';
-import { FdTable, descriptorPath, procPath, type HeldFile } from './fds';
+import { FdTable } from './fds';
 import { child, list, text, ShellSyntaxError, type ShellSyntax, type ShNode } from './parser';
 import { unsafeVariable } from './variables';
 import type { PlainCommand } from './precheck';
+import { applyRedirect } from './redirects';
 import { heredocText, nestedScripts, wordText, type Arg } from './words';
 
 /** The shell's state at one point. */
@@ -48,8 +49,6 @@ export interface WalkOptions {
   known?: readonly (readonly string[])[];
 }
 
-const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
-const HERE_REDIRECTS = new Set(['<<', '<<-', '<<<']);
 /** Commands that may change this shell's folder (a cd through them included). */
 const CWD_COMMANDS = new Set(['cd', 'pushd', 'popd', 'eval', 'builtin', 'command', 'source', '.']);
 const MAX_DEPTH = 6;
@@ -193,61 +192,21 @@ class Walker {
     this.nested(child(r, 'Word'), state, depth);
     this.nested(child(r, 'Hdoc'), state, depth);
     const op = this.sh.operator(r.Op);
-    const n = text(child(r, 'N'), 'Value');
-    // `{var}>file`: the shell picks the number (10 or more) and stores it in var.
-    const named = n.startsWith('{');
-    const fd = n !== '' && !named ? Number(n) : op.startsWith('<') ? 0 : 1;
-    const target = (): Arg => wordText(this.sh, child(r, 'Word'), { home: this.options.home });
-    const hold = (fds: number[], files: HeldFile[]) => {
-      if (files.some((f) => f.path !== null)) this.heldFiles = true;
-      if (named) return void (state.fds = state.fds.withUnnumbered(files));
-      for (const d of fds) {
-        state.fds = state.fds.set(d, files, state.merge);
-        touched.add(d);
-      }
-    };
-    if (WRITE_REDIRECTS.has(op)) {
-      const path = target();
-      this.found({ path }, state.cwd, op, state.fds);
-      hold(op.startsWith('&') ? [1, 2] : [fd], this.held(path, state));
-    } else if (op === '>&' || op === '<&') {
-      // `2>&1` duplicates, `3>&1-` moves, `>&-` closes; `>& file` writes the file.
-      const word = target();
-      if (word === null) {
-        if (op === '>&') this.unsure.push('a >& redirection target is not static');
-        hold([fd], state.fds.allFiles());
-      } else if (/^\d+-?$/.test(word)) {
-        const from = Number.parseInt(word, 10);
-        hold([fd], [...state.fds.get(from)]);
-        if (word.endsWith('-')) hold([from], []);
-      } else if (word === '-') {
-        hold([fd], []);
-      } else if (op === '>&') {
-        this.found({ path: word }, state.cwd, op, state.fds);
-        hold(n === '' ? [1, 2] : [fd], this.held(word, state));
-      }
-    } else if (HERE_REDIRECTS.has(op)) {
-      state.stdin = { kind: 'text', text: heredocText(this.sh, r, { home: this.options.home }) };
-      hold([fd], []);
-    } else if (op === '<') {
-      if (fd === 0) state.stdin = { kind: 'none' };
-      hold([fd], this.held(target(), state));
-    }
-  }
-
-  /** What a descriptor opened on `path` holds: the file, or for `/dev/stdout` and the like, what that descriptor holds. */
-  private held(path: Arg, state: WalkState): HeldFile[] {
-    if (path === null || (state.cwd === null && !path.startsWith('/'))) return [{ path, cwd: state.cwd }];
-    const absolute = absolutePath(path, state.cwd ?? '/');
-    const via = descriptorPath(absolute);
-    if (via) {
-      const files = state.fds.get(via.fd);
-      const from = files.length > 0 || state.fds.unknown ? files : state.fds.unnumbered;
-      return from.map((f) => ({ path: f.path === null ? null : `${f.path}${via.rest}`, cwd: f.cwd }));
-    }
-    const proc = procPath(absolute);
-    if (proc?.kind === 'cwd') return [{ path: state.cwd === null ? null : `${state.cwd}${proc.rest}`, cwd: state.cwd }];
-    return [{ path: absolute, cwd: state.cwd }];
+    const result = applyRedirect({
+      op,
+      n: text(child(r, 'N'), 'Value'),
+      target: () => wordText(this.sh, child(r, 'Word'), { home: this.options.home }),
+      cwd: state.cwd,
+      fds: state.fds,
+      merge: state.merge,
+    });
+    if (result.write !== undefined) this.found({ path: result.write }, state.cwd, op, state.fds);
+    if (result.unsure) this.unsure.push(result.unsure);
+    if (result.stdin === 'here') state.stdin = { kind: 'text', text: heredocText(this.sh, r, { home: this.options.home }) };
+    else if (result.stdin === 'file') state.stdin = { kind: 'none' };
+    if (result.fds.allFiles().some((f) => f.path !== null)) this.heldFiles = true;
+    state.fds = result.fds;
+    for (const fd of result.touched) touched.add(fd);
   }
 
   private command(cmd: ShNode, state: WalkState, depth: number): void {
