@@ -73,6 +73,14 @@ describe('every lane holds for Bash writes as for Write', () => {
     expect(decision(r)).toEqual({ decision: 'ask', reason: expect.stringContaining(why) });
   });
 
+  it('a PowerShell command is not parsed, so it is asked about', () => {
+    const r = project.run({
+      hook_event_name: 'PreToolUse', session_id: 's1', cwd: project.dir, tool_name: 'PowerShell',
+      tool_input: { command: 'Set-Content src/app.ts pwned' }, agent_type: 'lynch',
+    });
+    expect(decision(r)).toEqual({ decision: 'ask', reason: expect.stringContaining('PowerShell commands are not parsed') });
+  });
+
   it('the decision log lists every file the command writes, not only the one that was caught', () => {
     const before = project.readJsonl(LOG).length;
     const r = bash('ba', 'echo a > src/a.ts && echo b > tests/a.test.ts');
