@@ -113,7 +113,7 @@ async function decide(
     return { ...failed(event.hook_event_name, [problem], onError, warnings), timedOut: true };
   }
   const response = renderResponse(decision, { onError });
-  const logProblems = recordDecision({ decision, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender });
+  const logProblems = recordDecision({ decision, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env });
   return { response: withWarnings(response, [...warnings, ...logProblems]), decision, warnings: [...warnings, ...logProblems], timedOut: false };
 }
 

@@ -109,24 +109,47 @@ describe('recordDecision', () => {
     expect(problems.map((d) => [d.code, d.severity])).toEqual([['log-error', 'warning']]);
   });
 
-  it('hands the record to a detached webhook sender without waiting', () => {
+  it('queues the record in the webhook spool and starts a detached sender only when none is alive', () => {
+    const calls: unknown[][] = [];
+    const fakeSpawn = ((...args: unknown[]) => {
+      calls.push(args);
+      const child = new EventEmitter() as EventEmitter & { unref: () => void };
+      child.unref = () => undefined;
+      return child;
+    }) as never;
+    const spool = path.join(root, 'spool');
+    fs.mkdirSync(spool);
+    const webhook = { url: 'http://127.0.0.1:1/hook', timeoutMs: 500, headers: { Authorization: 'Bearer t' } };
+    const p = policy(rules, { file: null, webhook });
+    const record = () => recordDecision({ decision: deny, event: { hook_event_name: 'PreToolUse' }, policy: p, projectRoot: root, now, webhookSender: '/x/webhook-sender.cjs', spawn: fakeSpawn, spool });
+    expect(record()).toEqual([]);
+    expect(calls).toEqual([[process.execPath, ['/x/webhook-sender.cjs', spool], expect.objectContaining({ detached: true, stdio: ['ignore', 'ignore', 'ignore'] })]]);
+    const queued = fs.readdirSync(spool);
+    expect(queued).toEqual([expect.stringMatching(/\.rec$/)]);
+    const envelope = JSON.parse(fs.readFileSync(path.join(spool, queued[0]), 'utf8'));
+    expect(envelope.webhook).toEqual(webhook);
+    expect(envelope.record.rules).toEqual(['d1', 'd2']);
+    expect(fs.existsSync(path.join(root, '.claude'))).toBe(false);
+    // A sender holds the lock: the next record is queued, and no second sender starts.
+    fs.writeFileSync(path.join(spool, 'sender.lock'), '1');
+    expect(record()).toEqual([]);
+    expect(calls).toHaveLength(1);
+    expect(fs.readdirSync(spool).filter((n) => n.endsWith('.rec'))).toHaveLength(2);
+  });
+
+  it('without a spool folder, hands the record to a sender of its own over a pipe', () => {
     const written: string[] = [];
     const calls: unknown[][] = [];
     const fakeSpawn = ((...args: unknown[]) => {
       calls.push(args);
-      const child = new EventEmitter() as EventEmitter & { stdin: unknown; unref: () => void; unrefed?: boolean };
+      const child = new EventEmitter() as EventEmitter & { stdin: unknown; unref: () => void };
       child.stdin = Object.assign(new EventEmitter(), { end: (text: string) => written.push(text) });
-      child.unref = () => { child.unrefed = true; };
+      child.unref = () => undefined;
       return child;
     }) as never;
-    const webhook = { url: 'http://127.0.0.1:1/hook', timeoutMs: 500, headers: { Authorization: 'Bearer t' } };
-    const p = policy(rules, { file: null, webhook });
-    const problems = recordDecision({ decision: deny, event: { hook_event_name: 'PreToolUse' }, policy: p, projectRoot: root, now, webhookSender: '/x/webhook-sender.cjs', spawn: fakeSpawn });
-    expect(problems).toEqual([]);
-    expect(calls).toEqual([[process.execPath, ['/x/webhook-sender.cjs'], expect.objectContaining({ detached: true, stdio: ['pipe', 'ignore', 'ignore'] })]]);
-    const envelope = JSON.parse(written[0]);
-    expect(envelope.webhook).toEqual(webhook);
-    expect(envelope.record.rules).toEqual(['d1', 'd2']);
-    expect(fs.existsSync(path.join(root, '.claude'))).toBe(false);
+    const p = policy(rules, { file: null, webhook: { url: 'http://127.0.0.1:1/hook', timeoutMs: 500, headers: {} } });
+    expect(recordDecision({ decision: deny, event: { hook_event_name: 'PreToolUse' }, policy: p, projectRoot: root, now, webhookSender: '/x/s.cjs', spawn: fakeSpawn, spool: null })).toEqual([]);
+    expect(calls).toEqual([[process.execPath, ['/x/s.cjs'], expect.objectContaining({ stdio: ['pipe', 'ignore', 'ignore'] })]]);
+    expect(JSON.parse(written[0]).record.rules).toEqual(['d1', 'd2']);
   });
 });

@@ -119,6 +119,10 @@ export interface RecordDecisionOptions {
   /** The webhook sender script (see webhook.ts). */
   webhookSender?: string;
   spawn?: SendWebhookOptions['spawn'];
+  /** The environment, for the cache folder that holds the webhook spool. */
+  env?: SendWebhookOptions['env'];
+  /** The webhook spool folder itself (tests); null: one sender per record. */
+  spool?: SendWebhookOptions['spool'];
 }
 
 /**
@@ -137,7 +141,7 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
     if (problem) problems.push(problem);
   }
   if (log.webhook) {
-    const problem = sendWebhook(log.webhook, record, { senderPath: options.webhookSender, spawn: options.spawn });
+    const problem = sendWebhook(log.webhook, record, { senderPath: options.webhookSender, spawn: options.spawn, env: options.env, spool: options.spool });
     if (problem) problems.push(problem);
   }
   return problems;

@@ -1,6 +1,6 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import { postRecord } from './webhook-post';
+import { MAX_WEBHOOK_TIMEOUT_MS, postRecord, webhookTimeout } from './webhook-post';
 
 let server: http.Server;
 let url: string;
@@ -41,4 +41,12 @@ it('gives up after timeoutMs when the server never answers', async () => {
 it('resolves null for a bad URL or a refused connection', async () => {
   expect(await postRecord({ webhook: { url: 'not a url', timeoutMs: 200, headers: {} }, record: {} })).toBeNull();
   expect(await postRecord({ webhook: { url: 'http://127.0.0.1:1/', timeoutMs: 1000, headers: {} }, record: {} })).toBeNull();
+});
+
+it('caps timeout_ms at MAX_WEBHOOK_TIMEOUT_MS', () => {
+  expect(MAX_WEBHOOK_TIMEOUT_MS).toBe(10_000);
+  expect(webhookTimeout(600_000)).toBe(10_000);
+  expect(webhookTimeout(200)).toBe(200);
+  expect(webhookTimeout(undefined)).toBe(1000);
+  expect(webhookTimeout(-5)).toBe(1000);
 });

@@ -5,14 +5,27 @@ import * as http from 'http';
 import * as https from 'https';
 import type { WebhookEnvelope } from './webhook';
 
+/** The longest a POST may take, whatever `timeout_ms` says: a sender never waits longer. */
+export const MAX_WEBHOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * The timeout a POST gets: `timeout_ms`, capped at MAX_WEBHOOK_TIMEOUT_MS (1000 when it is
+ * not a positive number).
+ * @example webhookTimeout(600_000) // 10000
+ */
+export function webhookTimeout(timeoutMs: unknown): number {
+  return typeof timeoutMs === 'number' && timeoutMs > 0 ? Math.min(timeoutMs, MAX_WEBHOOK_TIMEOUT_MS) : 1000;
+}
+
 /**
  * POSTs `envelope.record` to `envelope.webhook.url`; resolves with the HTTP status, or
- * null on error or timeout. Never rejects.
+ * null on error or timeout (`timeout_ms`, capped: see webhookTimeout). Never rejects.
  * @example await postRecord({ webhook: { url, timeoutMs: 1000, headers: {} }, record }) // 200
  */
 export function postRecord(envelope: WebhookEnvelope): Promise<number | null> {
   return new Promise((resolve) => {
-    const { url, timeoutMs, headers } = envelope.webhook;
+    const { url, headers } = envelope.webhook;
+    const timeoutMs = webhookTimeout(envelope.webhook.timeoutMs);
     const body = JSON.stringify(envelope.record);
     let target: URL;
     try {

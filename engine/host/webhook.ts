@@ -1,13 +1,15 @@
 /**
- * Fire-and-forget webhook delivery: the record goes to a detached child process
- * (dist/webhook-sender.cjs) over its stdin; the runner never waits for the POST.
+ * Fire-and-forget webhook delivery: the record goes to the webhook spool (webhook-spool.ts)
+ * and one detached sender process (dist/webhook-sender.cjs) POSTs what the spool holds;
+ * a runner starts one only when none is alive, and never waits for the POST.
  */
 import type { spawn as spawnChild } from 'child_process';
 import * as path from 'path';
 import { diagnostic } from '../diagnostics';
 import type { CompiledLog, Diagnostic } from '../types';
+import { enqueueRecord, senderAlive, spoolDirectory } from './webhook-spool';
 
-/** What the sender child reads from stdin. */
+/** What the sender POSTs: one record and where to. */
 export interface WebhookEnvelope {
   webhook: NonNullable<CompiledLog['webhook']>;
   record: unknown;
@@ -17,28 +19,49 @@ export interface SendWebhookOptions {
   /** The sender script; defaults to webhook-sender.cjs beside the running bundle. */
   senderPath?: string;
   spawn?: typeof spawnChild;
+  /** Where the cache folders are ($HOOKPOLICY_CACHE_DIR...): the spool is under the first this user alone can write. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The spool folder itself (tests); null: no spool, one sender per record. */
+  spool?: string | null;
 }
 
 /**
- * Starts the sender child and hands it the record. Returns a `log-error` warning when
- * the child cannot be started.
- * @example sendWebhook({ url: 'http://127.0.0.1:9/x', timeoutMs: 1000, headers: {} }, record)
+ * Queues the record and starts the sender when none is alive. Returns a `log-error`
+ * warning when the record cannot be queued or the sender cannot be started.
+ * @example sendWebhook({ url: 'http://127.0.0.1:9/x', timeoutMs: 1000, headers: {} }, record, { env: process.env })
  */
 export function sendWebhook(webhook: WebhookEnvelope['webhook'], record: unknown, options: SendWebhookOptions = {}): Diagnostic | null {
+  const text = JSON.stringify({ webhook, record } satisfies WebhookEnvelope);
+  const spool = options.spool !== undefined ? options.spool : spoolDirectory(options.env ?? {});
+  if (spool !== null) {
+    try {
+      enqueueRecord(spool, text);
+    } catch (e) {
+      return diagnostic('log-error', `cannot queue the webhook record in ${spool}: ${(e as Error).message}`);
+    }
+    return senderAlive(spool) ? null : startSender([spool], null, options);
+  }
+  // No private folder for a spool: this record gets a sender of its own, over a pipe.
+  return startSender([], text, options);
+}
+
+function startSender(args: string[], stdin: string | null, options: SendWebhookOptions): Diagnostic | null {
   const sender = options.senderPath ?? path.join(__dirname, 'webhook-sender.cjs');
   try {
     // child_process (and the net and stream modules it pulls in) costs ~3 ms to load:
-    // only a runner that has a record to send pays for it.
+    // only a runner that has to start a sender pays for it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const spawn = options.spawn ?? (require('child_process') as { spawn: typeof spawnChild }).spawn;
-    const child = spawn(process.execPath, [sender], {
-      stdio: ['pipe', 'ignore', 'ignore'],
+    const child = spawn(process.execPath, [sender, ...args], {
+      stdio: [stdin === null ? 'ignore' : 'pipe', 'ignore', 'ignore'],
       detached: true,
       windowsHide: true,
     });
     child.on('error', () => undefined);
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(JSON.stringify({ webhook, record } satisfies WebhookEnvelope));
+    if (stdin !== null) {
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(stdin);
+    }
     child.unref();
     return null;
   } catch (e) {

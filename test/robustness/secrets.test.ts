@@ -169,7 +169,7 @@ describe('extra patterns (settings.log.redact), wired through recordDecision', (
         unref: () => undefined,
         stdin: { on: () => undefined, end: (text: string) => sent.push(text) },
       })) as unknown as NonNullable<Parameters<typeof recordDecision>[0]['spawn']>;
-      const problems = recordDecision({ decision, event, policy, projectRoot: local.dir, now: new Date(0), spawn: fakeSpawn });
+      const problems = recordDecision({ decision, event, policy, projectRoot: local.dir, now: new Date(0), spawn: fakeSpawn, spool: null });
       expect(problems).toEqual([]);
 
       const line = JSON.parse(fs.readFileSync(local.file('decisions.jsonl'), 'utf8')) as { reason: string };

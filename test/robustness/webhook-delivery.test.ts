@@ -4,6 +4,7 @@
  * Real HTTP servers on 127.0.0.1, ephemeral ports.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { refusedUrl, startSink, type HttpSink } from '../support/http-sink';
 import { ensureBuilt, makeSandbox, responseProblems, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
 
@@ -104,3 +105,74 @@ describe('webhook trouble never delays the answer nor loses the log line', () =>
     expect(received[0].headers['content-type']).toBe('application/json');
   }, 30_000);
 });
+
+/**
+ * The webhook sender processes started for this sandbox (Linux: found through /proc by the
+ * HOOKPOLICY_CACHE_DIR they inherited from their runner).
+ */
+function senders(b: Sandbox): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(path.join('/proc', entry, 'cmdline'), 'utf8');
+      if (!cmdline.includes('webhook-sender.cjs')) continue;
+      if (fs.readFileSync(path.join('/proc', entry, 'environ'), 'utf8').split('\0').includes(`HOOKPOLICY_CACHE_DIR=${b.cacheDir}`)) pids.push(Number(entry));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return pids;
+}
+
+const linux = process.platform === 'linux' ? describe : describe.skip;
+
+linux('senders do not pile up (one per spool, timeout_ms capped)', () => {
+  it('30 events against a slow webhook: at most one sender at a time (a second only while it gives way), every record arrives', async () => {
+    // Measured before: each event left its own sender alive for up to timeout_ms (52 after 52 events).
+    sink = await startSink({ delayMs: 1500 });
+    box = makeSandbox({ '.claude/policies.yaml': policy(sink.url, 10_000) });
+    const b = box;
+    let most = 0;
+    const sampler = setInterval(() => { most = Math.max(most, senders(b).length); }, 25);
+    try {
+      const opts = { projectDir: b.dir, cacheDir: b.cacheDir };
+      for (let i = 0; i < 30; i++) {
+        const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: `p-${i}`, tool_name: 'Write', tool_input: { file_path: `${b.dir}/.env`, content: 'x' } });
+        expect(await spawnHook(event, opts)).toMatchObject({ stdout: DENY, exitCode: 0 });
+      }
+      const arrived = await sink.waitFor(30, 30_000);
+      expect(arrived.map((r) => (JSON.parse(r.body) as { session_id: string }).session_id).sort())
+        .toEqual(Array.from({ length: 30 }, (_, i) => `p-${i}`).sort());
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(most).toBeGreaterThanOrEqual(1);
+    expect(most).toBeLessThanOrEqual(2);
+    // The spool holds nothing once every record was sent.
+    const spool = path.join(b.cacheDir, 'webhook-spool');
+    await waitUntil(() => fs.readdirSync(spool).filter((n) => !n.startsWith('sender.lock')).length === 0, 5000);
+  }, 90_000);
+
+  it('timeout_ms is capped at 10 s: a sender waiting on a webhook that never answers ends by then', async () => {
+    sink = await startSink({ delayMs: 120_000 });
+    box = makeSandbox({ '.claude/policies.yaml': policy(sink.url, 600_000) });
+    const b = box;
+    const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'cap', tool_name: 'Write', tool_input: { file_path: `${b.dir}/.env`, content: 'x' } });
+    const ran = await spawnHook(event, { projectDir: b.dir, cacheDir: b.cacheDir });
+    expect(ran).toMatchObject({ stdout: DENY, exitCode: 0 });
+    await sink.waitFor(1, 5000);
+    expect(senders(b).length).toBe(1);
+    // 10 s for the POST, then the sender watches the empty spool for 2 s; generous for a loaded machine.
+    await waitUntil(() => senders(b).length === 0, 20_000);
+    expect(Date.now() - ran.endedAt).toBeLessThan(20_000);
+  }, 40_000);
+});
+
+async function waitUntil(done: () => boolean, ms: number): Promise<void> {
+  const start = Date.now();
+  while (!done()) {
+    if (Date.now() - start > ms) throw new Error(`not done after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,59 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { LOCK_STALE_MS, acquireLock, claimRecords, enqueueRecord, hasRecords, releaseLock, senderAlive, spoolDirectory } from './webhook-spool';
+
+let spool: string;
+beforeEach(() => {
+  spool = fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-spool-'));
+});
+afterEach(() => fs.rmSync(spool, { recursive: true, force: true }));
+
+it('queues records as whole files, claimed oldest first and once', () => {
+  enqueueRecord(spool, '{"n":1}');
+  enqueueRecord(spool, '{"n":2}');
+  expect(hasRecords(spool)).toBe(true);
+  const first = claimRecords(spool, 1);
+  expect(first.map((f) => fs.readFileSync(f, 'utf8'))).toEqual(['{"n":1}']);
+  expect(first[0]).toMatch(new RegExp(`\\.rec\\.${process.pid}\\.sending$`));
+  const rest = claimRecords(spool, 8);
+  expect(rest.map((f) => fs.readFileSync(f, 'utf8'))).toEqual(['{"n":2}']);
+  expect(claimRecords(spool, 8)).toEqual([]);
+  expect(hasRecords(spool)).toBe(false);
+  expect(fs.readdirSync(spool).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+});
+
+it('claims again what a sender that died had claimed', () => {
+  fs.writeFileSync(path.join(spool, '000000001-x-y.rec.999999999.sending'), '{"n":1}');
+  expect(hasRecords(spool)).toBe(true);
+  expect(claimRecords(spool, 8).map((f) => path.basename(f))).toEqual([`000000001-x-y.rec.${process.pid}.sending`]);
+});
+
+it('one lock holder; a stale lock is taken over; release frees it', () => {
+  expect(senderAlive(spool)).toBe(false);
+  expect(acquireLock(spool)).toBe(true);
+  expect(senderAlive(spool)).toBe(true);
+  expect(acquireLock(spool)).toBe(false);
+  // Not touched for LOCK_STALE_MS: its sender died.
+  expect(senderAlive(spool, Date.now() + LOCK_STALE_MS + 1)).toBe(false);
+  expect(acquireLock(spool, Date.now() + LOCK_STALE_MS + 1)).toBe(true);
+  releaseLock(spool);
+  expect(senderAlive(spool)).toBe(false);
+});
+
+it('takes over a lock whose process is gone', () => {
+  fs.writeFileSync(path.join(spool, 'sender.lock'), '999999999');
+  expect(acquireLock(spool)).toBe(true);
+  expect(fs.readFileSync(path.join(spool, 'sender.lock'), 'utf8')).toBe(String(process.pid));
+});
+
+it('puts the spool in a cache folder only this user can write, never in one others can', () => {
+  const cache = path.join(spool, 'cache');
+  expect(spoolDirectory({ HOOKPOLICY_CACHE_DIR: cache, TMPDIR: path.join(spool, 'tmp') })).toBe(path.join(cache, 'webhook-spool'));
+  if (typeof process.getuid !== 'function') return;
+  const open = path.join(spool, 'open');
+  fs.mkdirSync(open, { mode: 0o777 });
+  fs.chmodSync(open, 0o777);
+  const fallback = spoolDirectory({ HOOKPOLICY_CACHE_DIR: open, TMPDIR: path.join(spool, 'tmp') });
+  expect(fallback).not.toBe(path.join(open, 'webhook-spool'));
+});
