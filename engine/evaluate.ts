@@ -105,7 +105,9 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
     record(decision, result);
   }
   Object.assign(decision, combineHits(decision.hits, run.protocol));
-  decision.paths = scope.touchedForRecord(decision.hits.length > 0);
+  // Only a policy that logs needs them: a shell command may have to be analysed for its paths.
+  const log = policy.settings.log;
+  if (log.file || log.webhook) decision.paths = scope.touchedForRecord(decision.hits.length > 0);
   return decision;
 }
 

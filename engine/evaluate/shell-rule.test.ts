@@ -139,10 +139,14 @@ describe('an allow rule approves a call only when its paths cover every path the
     expect((await decide([approve()], write('ALLOWED/a.md'))).outcome).toBe('none');
   });
 
-  test('the decision lists every path the call touches, not only the caught ones', async () => {
+  test('for the log, the decision lists every path the call touches, not only the caught ones', async () => {
     const rule = compiledRule({ id: 'no-outside', tools: toolFilter('Bash'), paths: pathFilter({ deny: ['outside.txt'] }) });
-    const d = await decide([rule], bash('echo a > allowed/c.txt && echo b > outside.txt'));
+    const log = { file: 'log.jsonl', webhook: null, record: ['deny'] };
+    const d = await evaluate(compiledPolicy([rule], { log }), bash('echo a > allowed/c.txt && echo b > outside.txt'), memoryContext());
     expect({ outcome: d.outcome, hit: d.hits[0].paths, paths: d.paths }).toEqual({ outcome: 'deny', hit: ['outside.txt'], paths: ['allowed/c.txt', 'outside.txt'] });
+    // A policy that logs nothing does not analyse a command only for the log.
+    const regexRule = compiledRule({ id: 'no-rm', tools: toolFilter('Bash'), command: [{ source: 'rm', flags: '' }] });
+    expect((await evaluate(compiledPolicy([regexRule]), bash('rm "$X"'), memoryContext())).paths).toBeUndefined();
   });
 });
 
