@@ -16,6 +16,7 @@ export const HEARTBEAT_MS = 2000;
 export const LOCK_STALE_MS = 15_000;
 
 const LOCK = 'sender.lock';
+let queued = 0;
 const RECORD = '.rec';
 const { O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -56,7 +57,8 @@ function ownFolder(dir: string): boolean {
  * @example enqueueRecord(spool, JSON.stringify(envelope))
  */
 export function enqueueRecord(spool: string, text: string): void {
-  const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  // Sorted by name is oldest first: the time, then this process's own count within one ms.
+  const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid.toString(36)}-${(queued++).toString(36).padStart(4, '0')}-${Math.random().toString(36).slice(2, 10)}`;
   const temporary = path.join(spool, `${name}.tmp`);
   const fd = fs.openSync(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   try {
