@@ -105,9 +105,14 @@ async function decide(
 ): Promise<HookResult> {
   const now = input.now ?? Date.now;
   const facts = input.facts ?? createFileFacts(projectRoot);
-  const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now });
-  // An evaluation that answered at once needs no deadline race.
-  const decision = evaluation instanceof Promise ? await withDeadline(evaluation, policy.settings.deadlineMs) : evaluation;
+  const started = now();
+  // inputBytes: a large event is evaluated under a wall-clock watchdog (evaluate.ts).
+  const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now, inputBytes: input.stdin.length });
+  // An evaluation that answered at once needs no deadline race; one that waits gets what
+  // is left of deadline_ms after its synchronous part, not deadline_ms again.
+  const deadline = policy.settings.deadlineMs;
+  const left = deadline > 0 ? Math.max(1, deadline - (now() - started)) : 0;
+  const decision = evaluation instanceof Promise ? await withDeadline(evaluation, left) : evaluation;
   if (decision === 'timeout') {
     const problem = diagnostic('deadline-exceeded', `evaluating the event took longer than deadline_ms (${policy.settings.deadlineMs} ms)`);
     return { ...failed(event.hook_event_name, [problem], onError, warnings), timedOut: true };

@@ -9,8 +9,12 @@ import type { CompiledPolicy, CompiledRule, Decision, EvaluationContext, HookEve
 import { isMainSession, resolveAgent } from './evaluate/agent';
 import { brokenReports } from './evaluate/broken';
 import { combineHits } from './evaluate/combine';
+import { checkAgents, checkPrompts, checkTools } from './evaluate/conditions';
 import { evaluateRule, type RuleResult } from './evaluate/rule';
 import { EventScope } from './evaluate/scope';
+import { GUARDED_EVENT_BYTES, inputLimits, oversizedMessage, oversizedOutcome } from './evaluate/oversized';
+import { setMatchBudget } from './evaluate/regex';
+import { callWithin, TIMED_OUT } from './evaluate/watchdog';
 
 /**
  * Evaluates every candidate rule for `event` in policy order and combines the hits.
@@ -33,6 +37,9 @@ export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: Evalu
   const agent = resolveAgent(policy.agents, input);
   const scope = new EventScope(input, agent, ctx, ctx.now ? policy.settings.deadlineMs : 0, isMainSession(policy.agents, input));
   scope.knownCommands = policy.settings.knownCommands;
+  const limits = inputLimits(policy.settings);
+  scope.maxInputBytes = limits.maxBytes;
+  scope.oversizedSetting = limits.outcome;
   const decision: Decision = {
     event: scope.eventName,
     agent,
@@ -61,8 +68,55 @@ export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: Evalu
     candidates: candidateRules(policy.index, scope.eventName, scope.tool),
     start: ctx.now ? ctx.now() : 0,
     slow: false,
+    next: 0,
   };
+  const deadline = policy.settings.deadlineMs;
+  const clocked = ctx.now !== undefined && deadline > 0;
+  setMatchBudget(clocked && ctx.now ? { now: ctx.now, until: run.start + deadline } : null);
+  // A large event is evaluated under a wall-clock watchdog: whatever the synchronous part
+  // spends its time on (a parser, a pattern, a walk), it is stopped at deadline_ms.
+  if (clocked && (ctx.inputBytes ?? 0) > GUARDED_EVENT_BYTES) {
+    const settled = callWithin(deadline, () => evaluateFrom(run, 0));
+    return settled === TIMED_OUT ? outOfTime(run) : settled;
+  }
   return evaluateFrom(run, 0);
+}
+
+/**
+ * The decision of an evaluation the watchdog stopped at deadline_ms: what the rules
+ * already evaluated said, and for the rules not reached, the `oversized` outcome of each
+ * that denies, asks or blocks (it could not say the call is fine).
+ */
+function outOfTime(run: Run): Decision {
+  const { policy, scope, decision } = run;
+  const deadline = policy.settings.deadlineMs;
+  const why = `the event (${run.ctx.inputBytes} bytes) could not be checked within deadline_ms (${deadline} ms)`;
+  const skipped: string[] = [];
+  const outcomes = new Set<string>();
+  for (let k = run.next; k < run.candidates.length; k++) {
+    const rule = policy.rules[run.candidates[k]];
+    if (isBypassed(policy, rule, run.ctx, decision)) continue;
+    // The conditions that cost nothing still count: another agent's rule does not apply.
+    const other = checkTools(rule, scope) ?? checkPrompts(rule, scope) ?? checkAgents(rule, scope);
+    if (other) {
+      decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: other });
+      continue;
+    }
+    const outcome = oversizedOutcome(rule, scope.eventName, scope.oversizedSetting);
+    if (outcome === 'ignore') {
+      decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'deadline', detail: `${why}: not evaluated` } });
+      continue;
+    }
+    skipped.push(rule.id);
+    outcomes.add(outcome);
+    decision.trace.push({ id: rule.id, source: rule.source, status: 'fired', values: { 'not evaluated': why } });
+    decision.hits.push({ id: rule.id, outcome, message: oversizedMessage(rule.id, why), source: rule.source });
+  }
+  const answered = skipped.length > 0
+    ? `rules ${skipped.map((id) => `"${id}"`).join(', ')} answer ${[...outcomes].join(' or ')} (settings.oversized)`
+    : 'no rule that denies, asks or blocks was left';
+  decision.errors.push(diagnostic('input-oversized', `${why}; ${answered}`));
+  return Object.assign(decision, combineHits(decision.hits, run.protocol));
 }
 
 /** One evaluation in progress: what evaluateFrom needs to go on after a rule that waited. */
@@ -76,6 +130,8 @@ interface Run {
   start: number;
   /** A rule read files or ran an expression: the clock is checked before each next rule. */
   slow: boolean;
+  /** The candidate being evaluated: where an evaluation stopped by the watchdog was. */
+  next: number;
 }
 
 /** Evaluates the candidates from position `k` on; goes asynchronous only at a rule that returns a Promise. */
@@ -84,6 +140,7 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
   const now = ctx.now;
   const deadline = policy.settings.deadlineMs;
   for (; k < run.candidates.length; k++) {
+    run.next = k;
     const rule = policy.rules[run.candidates[k]];
     // Only rules that read files or run expressions can take real time; the clock is read
     // after those, not between the sub-microsecond condition checks.
@@ -104,6 +161,7 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
     if (!run.slow) run.slow = rule.onlyIfExists !== null || rule.lets.length > 0 || rule.requires.length > 0;
     record(decision, result);
   }
+  run.next = run.candidates.length;
   Object.assign(decision, combineHits(decision.hits, run.protocol));
   // Only a policy that logs needs them: a shell command may have to be analysed for its paths.
   const log = policy.settings.log;

@@ -188,6 +188,10 @@ export interface CompiledSettings {
   selfProtection?: { except: string[]; mainSession: string[] };
   /** `known_commands`: commands trusted to write nothing unseen, each as its first words (absent when none). */
   knownCommands?: string[][];
+  /** `oversized`: what a deny/ask/block rule answers when the event is too large to check in time (absent: ask). */
+  oversized?: UnparsableOutcome;
+  /** `max_input_bytes`: the longest command or path the runner analyses (absent: 16384). */
+  maxInputBytes?: number;
 }
 
 export interface CompiledBypass {
@@ -350,6 +354,11 @@ export interface EvaluationContext {
   facts: Facts;
   /** Milliseconds clock for deadline_ms; without it no deadline is enforced. */
   now?: () => number;
+  /**
+   * The size of the event as it arrived (stdin's length): a large event is evaluated under
+   * a wall-clock watchdog of deadline_ms (needs `now`).
+   */
+  inputBytes?: number;
 }
 
 export interface RuleHit {

@@ -2,7 +2,8 @@
 // Longer or different property runs of the robustness suites:
 //   npm run fuzz -- --seed 42 --runs 5000 [more jest arguments]
 // sets HOOKPOLICY_FC_SEED and HOOKPOLICY_FC_RUNS (see test/support/fuzz-config.ts) and runs
-// jest on test/robustness and the unit suites with seeded properties (redaction, the
+// jest on test/robustness (input-size: events of every size, from a byte to 4 MB, answered
+// within deadline_ms + 1 s) and the unit suites with seeded properties (redaction, the
 // walker's globs, log timestamps, the shell pre-check, the rule index; paths given
 // replace those, e.g. test/robustness/bad-input for the seeded suite only). Without --seed a random seed is
 // drawn and printed, so a failure can be replayed with it.

@@ -2,7 +2,7 @@
  * Placeholder values for one rule: `let` values first, then the special names
  * (docs/language.md "Templates"), then any event field by dotted path.
  */
-import type { CompiledRule, Outcome } from '../types';
+import type { CompiledRule, Diagnostic, Outcome } from '../types';
 import { getField, valueText } from './fields';
 import type { EventScope } from './scope';
 
@@ -20,6 +20,8 @@ export interface RuleValues {
   uncheckedReason?: string;
   /** The command could not be checked: the rule's `unparsable` outcome and this message replace its own. */
   unchecked?: { outcome: Outcome; message: string };
+  /** The input was too large to check (`unchecked` then holds the `oversized` outcome): reported on the rule. */
+  oversized?: Diagnostic;
 }
 
 /**

@@ -24,10 +24,22 @@ export const WATCHDOG_MS = 1000;
 
 /** A policy expression that ran past the watchdog: it backtracked catastrophically on this text. */
 export class UnsafeRegexError extends Error {
-  constructor(readonly source: string, readonly reason: string) {
-    super(`/${source}/ ran longer than ${WATCHDOG_MS} ms on this text and was stopped (${reason})`);
+  constructor(readonly source: string, readonly reason: string, readonly timeoutMs = WATCHDOG_MS) {
+    super(`/${source}/ ran longer than ${timeoutMs} ms on this text and was stopped (${reason})`);
     this.name = 'UnsafeRegexError';
   }
+}
+
+let budget: { now: () => number; until: number } | null = null;
+
+/**
+ * Caps every guarded match of the evaluation that starts at the time left until `until`
+ * (on `now`'s clock, deadline_ms after the evaluation's start), so that many stopped
+ * patterns cannot add up past deadline_ms; null: each gets the full watchdog.
+ * @example setMatchBudget({ now: Date.now, until: Date.now() + 5000 })
+ */
+export function setMatchBudget(next: { now: () => number; until: number } | null): void {
+  budget = next;
 }
 
 /**
@@ -126,12 +138,16 @@ function execGuarded(r: RegexSource, re: RegExp, text: string): RegExpExecArray 
     guardedMatch = { script: new vm.Script(`globalThis.${SLOT}.re.exec(globalThis.${SLOT}.text)`), global: vm.runInThisContext('globalThis') as Slots };
   }
   const { script, global } = guardedMatch;
+  const left = budget ? budget.until - budget.now() : WATCHDOG_MS;
+  const timeout = Math.max(1, Math.min(WATCHDOG_MS, Math.ceil(left)));
   global[SLOT] = { re, text };
   try {
-    return script.runInThisContext({ timeout: WATCHDOG_MS }) as RegExpExecArray | null;
+    return script.runInThisContext({ timeout }) as RegExpExecArray | null;
   } catch (err) {
     if ((err as { code?: string })?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      throw new UnsafeRegexError(r.source, regexSafety().superLinearReason(r.source, r.flags) ?? `a ${text.length}-character text`);
+      const reason = timeout < WATCHDOG_MS ? `the time left of deadline_ms, on a ${text.length}-character text`
+        : regexSafety().superLinearReason(r.source, r.flags) ?? `a ${text.length}-character text`;
+      throw new UnsafeRegexError(r.source, reason, timeout);
     }
     throw err;
   } finally {

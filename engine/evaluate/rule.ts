@@ -13,6 +13,7 @@ import { lookupFor, type RuleValues } from './lookup';
 import { checkRequirements, describeUnmet } from './requirements';
 import { FactError, SHELL_TOOLS, type EventScope } from './scope';
 import { UnsafeRegexError } from './regex';
+import { oversizedMessage, oversizedOutcome } from './oversized';
 import { checkShellPaths, checkViews, shellTraceValues } from './shell-rule';
 import { renderStrict, renderTemplate } from './template';
 
@@ -33,9 +34,12 @@ export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult 
     if (failed) return notMatched(rule, failed);
     const values: RuleValues = { lets: null, caught: null, unmet: null };
     if (rule.paths) {
-      const failure = rule.tools !== null && scope.tool !== null && SHELL_TOOLS.has(scope.tool)
-        ? checkShellPaths(rule, rule.paths, scope, values)
-        : checkViews(rule.paths, scope.touchedViews, values, rule.outcome === 'allow');
+      const shell = rule.tools !== null && scope.tool !== null && SHELL_TOOLS.has(scope.tool);
+      // A command or path longer than max_input_bytes is not parsed at all.
+      const tooLarge = scope.oversizedInput(shell);
+      const failure = tooLarge !== null ? takeOversized(rule, scope, values, tooLarge)
+        : shell ? checkShellPaths(rule, rule.paths, scope, values)
+          : checkViews(rule.paths, scope.touchedViews, values, rule.outcome === 'allow');
       if (failure) return notMatched(rule, failure, undefined, values);
     }
     const noCommand = checkCommand(rule, scope);
@@ -53,8 +57,20 @@ export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult 
     }
     return checkRequiresAndFire(rule, scope, values, lookup);
   } catch (err) {
-    return errored(rule, err);
+    return errored(rule, err, scope);
   }
+}
+
+/**
+ * The rule cannot check input this large: it takes the `oversized` outcome (values.unchecked),
+ * or does not apply when that is `ignore` or the rule only informs or allows.
+ */
+function takeOversized(rule: CompiledRule, scope: EventScope, values: RuleValues, why: string): Failure | null {
+  const outcome = oversizedOutcome(rule, scope.eventName, scope.oversizedSetting);
+  if (outcome === 'ignore') return { condition: 'paths', detail: `${why}: not checked, and the rule does not apply (oversized)` };
+  values.unchecked = { outcome, message: oversizedMessage(rule.id, why) };
+  values.oversized = diagnostic('input-oversized', `rule "${rule.id}": ${why}; not checked, the rule answers ${outcome} (settings.oversized)`, rule.source);
+  return null;
 }
 
 async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: RuleValues): Promise<RuleResult> {
@@ -78,7 +94,7 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
     }
     return checkRequiresAndFire(rule, scope, values, lookup);
   } catch (err) {
-    return errored(rule, err);
+    return errored(rule, err, scope);
   }
 }
 
@@ -99,6 +115,7 @@ function checkRequiresAndFire(rule: CompiledRule, scope: EventScope, values: Rul
   const trace: RuleTrace = { id: rule.id, source: rule.source, status: 'fired' };
   const shown = { ...(values.lets ? Object.fromEntries(values.lets) : {}), ...shellTraceValues(values) };
   if (Object.keys(shown).length > 0) trace.values = shown;
+  if (values.oversized) trace.error = values.oversized;
   if (rule.requires.length > 0) {
     const result = checkRequirements(rule.requires, lookup, scope.facts);
     if (result.missing !== undefined) {
@@ -126,14 +143,13 @@ function notMatched(rule: CompiledRule, failed: Failure, lets?: Map<string, stri
   return { trace, hit: null };
 }
 
-function errored(rule: CompiledRule, err: unknown): RuleResult {
+function errored(rule: CompiledRule, err: unknown, scope: EventScope): RuleResult {
+  if (err instanceof UnsafeRegexError) return stoppedPattern(rule, err, scope);
   let error: Diagnostic;
   if (err instanceof ExpressionError && err.timedOut) {
     error = diagnostic('deadline-exceeded', `rule "${rule.id}": the expression ran past deadline_ms: ${err.message}`, rule.source);
   } else if (err instanceof ExpressionError) {
     error = diagnostic('expression-error', `rule "${rule.id}": expression failed: ${err.message}`, rule.source);
-  } else if (err instanceof UnsafeRegexError) {
-    error = diagnostic('regex-unsafe', `rule "${rule.id}": ${err.message}`, rule.source);
   } else if (err instanceof FactError) {
     error = diagnostic('fact-error', `rule "${rule.id}": ${err.message}`, rule.source);
   } else {
@@ -141,4 +157,20 @@ function errored(rule: CompiledRule, err: unknown): RuleResult {
     error = diagnostic('internal-error', `rule "${rule.id}": ${message}`, rule.source);
   }
   return { trace: { id: rule.id, source: rule.source, status: 'error', error }, hit: null };
+}
+
+/**
+ * A pattern the watchdog stopped: the rule could not finish checking the event. One that
+ * denies, asks or blocks takes the `oversized` outcome (a warning says why), so a pattern
+ * that cannot finish never lets the call through; any other rule fails per on_error.
+ */
+function stoppedPattern(rule: CompiledRule, err: UnsafeRegexError, scope: EventScope): RuleResult {
+  const outcome = oversizedOutcome(rule, scope.eventName, scope.oversizedSetting);
+  const restrictive = rule.outcome === 'deny' || rule.outcome === 'ask' || rule.outcome === 'block';
+  if (!restrictive) return { trace: { id: rule.id, source: rule.source, status: 'error', error: diagnostic('regex-unsafe', `rule "${rule.id}": ${err.message}`, rule.source) }, hit: null };
+  const consequence = outcome === 'ignore' ? 'the rule does not apply (oversized: ignore)' : `the rule answers ${outcome} (settings.oversized)`;
+  const error: Diagnostic = { ...diagnostic('regex-unsafe', `rule "${rule.id}": ${err.message}; ${consequence}`, rule.source), severity: 'warning' };
+  if (outcome === 'ignore') return { trace: { id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'pattern', detail: err.message }, error }, hit: null };
+  const message = cutText(oversizedMessage(rule.id, `its pattern did not finish on this input within ${err.timeoutMs} ms`));
+  return { trace: { id: rule.id, source: rule.source, status: 'fired', error }, hit: { id: rule.id, outcome, message, source: rule.source } };
 }

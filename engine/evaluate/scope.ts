@@ -3,8 +3,9 @@
  * event name, tool, agent, and (lazily) the prompt's kind, the touched paths and the
  * guarded facts.
  */
-import type { EvaluationContext, Facts, FileFact, HookEvent, PromptKind } from '../types';
+import type { EvaluationContext, Facts, FileFact, HookEvent, PromptKind, UnparsableOutcome } from '../types';
 import { getField } from './fields';
+import { DEFAULT_MAX_INPUT_BYTES, oversizedBytes } from './oversized';
 import { pathView, type PathView } from './path-views';
 import { rawTouchedPaths, touchedPaths } from './paths';
 import type * as ShellWritesModule from './shell/writes';
@@ -56,6 +57,11 @@ export class EventScope {
   private windowsCache: boolean | undefined;
   /** The policy's `known_commands` (settings), for the shell analysis. */
   knownCommands: readonly (readonly string[])[] | undefined;
+  /** The policy's `max_input_bytes`: a longer command or path is not analysed. */
+  maxInputBytes = DEFAULT_MAX_INPUT_BYTES;
+  /** The policy's `oversized`: what a deny/ask/block rule answers when it cannot check the input. */
+  oversizedSetting: UnparsableOutcome = 'ask';
+  private oversizedCache: Array<string | null | undefined> = [undefined, undefined];
 
   constructor(
     readonly event: HookEvent,
@@ -81,9 +87,38 @@ export class EventScope {
     return (this.touchedCache ??= touchedPaths(this.event, this.ctx.projectRoot));
   }
 
-  /** Every reading of each touched path (as written, resolved through symlinks...), for `paths` filters. */
+  /** Every reading of each touched path (as written, resolved through symlinks...), for `paths` filters; none for a path too long to analyse. */
   get touchedViews(): PathView[] {
-    return (this.viewsCache ??= rawTouchedPaths(this.event, this.ctx.projectRoot).map((p) => this.view(p.raw, p.cwd)));
+    if (this.viewsCache) return this.viewsCache;
+    if (this.oversizedInput(false) !== null) return (this.viewsCache = []);
+    return (this.viewsCache = rawTouchedPaths(this.event, this.ctx.projectRoot).map((p) => this.view(p.raw, p.cwd)));
+  }
+
+  /**
+   * Why the call's input is too large to analyse (the shell command when `shell`, else its
+   * paths): longer than `max_input_bytes`; null when it is not. Checked before any parsing.
+   * @example scope.oversizedInput(true) // 'the Bash command is 120000 bytes, more than max_input_bytes (16384)'
+   */
+  oversizedInput(shell: boolean): string | null {
+    const slot = shell ? 0 : 1;
+    const cached = this.oversizedCache[slot];
+    if (cached !== undefined) return cached;
+    const limit = this.maxInputBytes;
+    let why: string | null = null;
+    if (shell) {
+      const command = getField(this.event, 'tool_input.command');
+      const bytes = typeof command === 'string' ? oversizedBytes(command, limit) : null;
+      if (bytes !== null) why = `the ${this.tool ?? 'shell'} command is ${bytes} bytes, more than max_input_bytes (${limit})`;
+    } else {
+      for (const p of rawTouchedPaths(this.event, this.ctx.projectRoot)) {
+        const bytes = oversizedBytes(p.raw, limit);
+        if (bytes !== null) {
+          why = `a path of this ${this.tool ?? 'tool'} call is ${bytes} bytes, more than max_input_bytes (${limit})`;
+          break;
+        }
+      }
+    }
+    return (this.oversizedCache[slot] = why);
   }
 
   /** The files the event's shell command writes (computed on first use; parses only when needed). */
@@ -94,6 +129,9 @@ export class EventScope {
     const command = getField(this.event, 'tool_input.command');
     if (this.tool === 'PowerShell') return (this.shellCache = { views: [], unchecked: 'PowerShell commands are not parsed' });
     if (typeof command !== 'string') return (this.shellCache = { views: [], unchecked: null });
+    // Never parsed beyond max_input_bytes (the decision log asks for the written paths too).
+    const tooLarge = this.oversizedInput(true);
+    if (tooLarge !== null) return (this.shellCache = { views: [], unchecked: tooLarge });
     const facts = this.facts;
     const home = this.ctx.env.HOME;
     const writes = loadShellWrites().shellWrites(command, {

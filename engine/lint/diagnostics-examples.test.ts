@@ -24,6 +24,7 @@ const LINTED = [
 /** Running codes whose ```yaml example fails on an event: the event it is evaluated with. */
 const EVALUATED: Record<string, HookEvent> = {
   'expression-error': { hook_event_name: 'PreToolUse', cwd: '/proj', tool_name: 'Bash', tool_input: { command: 'ls' } },
+  'input-oversized': { hook_event_name: 'PreToolUse', cwd: '/proj', tool_name: 'Bash', tool_input: { command: `${'echo x; '.repeat(2_100)}echo y > src/a.ts` } },
 };
 
 /** Codes whose example cannot be checked in memory, each with why. */

@@ -45,11 +45,45 @@ describe('security-guard against padded commands (through the binary)', () => {
     const full = `${padding}${command}`;
     const r = await spawnHook(bash(full), { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 20_000 });
     expect(responseProblems(r)).toEqual([]);
-    expect(r.stderr).toBe('');
+    // No pattern was stopped, nothing failed open. (The built-in self-protection rule cannot
+    // parse a 100 KB command for its writes: its input-oversized warning is expected.)
+    expect(r.stderr).not.toMatch(/regex-unsafe|failing|error/);
     const out = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
     expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
     const message = packMessage('security-guard', rule, 'command' in values ? { command: full } : values);
     // Messages are cut to Claude Code's 10,000-character limit.
     expect(out.hookSpecificOutput.permissionDecisionReason).toBe(message.slice(0, 10_000));
   }, 30_000);
+});
+
+describe('huge input is answered within deadline_ms + 1 s (through the binary)', () => {
+  // Measured before: a 98 KB Bash command took 125 s (10 s on a faster machine), parsing it
+  // word by word; deadline_ms never fired, since no timer can interrupt synchronous work.
+  let box: Sandbox;
+  const DEADLINE = 2000;
+  beforeAll(async () => {
+    box = makeSandbox({ '.claude/policies.yaml': `version: 1\ninclude: [ai-team, security-guard]\nsettings: { deadline_ms: ${DEADLINE} }\n` });
+    await spawnHook(bash('ls'), { projectDir: box.dir, cacheDir: box.cacheDir }); // compiles the policy once
+  }, 30_000);
+  afterAll(() => box.remove());
+
+  const lynch = (tool: string, input: Record<string, string>) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', agent_type: 'lynch', tool_name: tool, tool_input: input });
+  const cases: Array<[string, () => string]> = [
+    ['a 98 KB Bash command of assignments', () => lynch('Bash', { command: `${'a=1 '.repeat(24_500)}rm x` })],
+    ['a 98 KB Bash command of redirections', () => lynch('Bash', { command: `${'echo a > f; '.repeat(8_000)}rm x` })],
+    ['a 15 KB command (under max_input_bytes) in a 40 KB event', () => lynch('Bash', { command: `${'a=1 '.repeat(3_700)}rm x`, description: 'd'.repeat(25_000) })],
+    ['a 400 KB Write path', () => lynch('Write', { file_path: `${box.dir}/${'a/'.repeat(200_000)}x.ts`, content: 'x' })],
+    ['a 400 KB path of one name', () => lynch('Write', { file_path: `${box.dir}/${'a'.repeat(400_000)}`, content: 'x' })],
+    ['a 4 MB Write content', () => lynch('Write', { file_path: `${box.dir}/src/a.ts`, content: 'x = 1;\n'.repeat(600_000) })],
+  ];
+  it.each(cases)('%s: answered in time, and never let through unseen', async (_name, make) => {
+    const stdin = make();
+    const start = Date.now();
+    const r = await spawnHook(stdin, { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 60_000 });
+    expect(r.endedAt - start).toBeLessThan(DEADLINE + 1000);
+    expect(responseProblems(r)).toEqual([]);
+    // lynch writes nothing: each of these is a write, denied or (when it cannot be checked) asked about.
+    const decision = (JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision;
+    expect(['deny', 'ask']).toContain(decision);
+  }, 70_000);
 });

@@ -87,7 +87,7 @@ describe('deadline_ms with a real expression (through the binary)', () => {
 describe('a regex the watchdog stops (through the binary)', () => {
   // The compiler marks the pattern; the runner matches it under the 1 s watchdog, and names
   // why it was marked (the classifier loads from dist/regex-safety.cjs only then).
-  test('fails its rule per on_error, with the classifier\'s reason', async () => {
+  test('a deny rule whose pattern is stopped answers settings.oversized (ask), not on_error; the warning gives the classifier\'s reason', async () => {
     const box = makeSandbox({
       '.claude/policies.yaml': 'version: 1\nsettings: { on_error: closed }\nrules:\n  - { id: nested, on: PreToolUse, tools: Bash, command: ["^(a+)+$"], deny: "no" }\n',
     });
@@ -95,8 +95,10 @@ describe('a regex the watchdog stops (through the binary)', () => {
       const bash = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `${'a'.repeat(40)}!` } });
       const r = await spawnHook(bash, { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 10_000 });
       const out = JSON.parse(r.stdout);
-      expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
-      expect(out.hookSpecificOutput.permissionDecisionReason).toMatch(/regex-unsafe.*ran longer than 1000 ms on this text and was stopped \(a quantifier applied to a group that contains a quantifier\)/);
+      // on_error: closed would deny, open would let the call through: neither; it is asked about.
+      expect(out.hookSpecificOutput.permissionDecision).toBe('ask');
+      expect(out.hookSpecificOutput.permissionDecisionReason).toMatch(/^hookpolicy could not check this call against rule "nested": its pattern did not finish/);
+      expect(out.systemMessage).toMatch(/warning regex-unsafe: rule "nested": .*ran longer than 1000 ms on this text and was stopped \(a quantifier applied to a group that contains a quantifier\); the rule answers ask/);
     } finally {
       box.remove();
     }
