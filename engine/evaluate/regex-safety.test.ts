@@ -1,4 +1,5 @@
 import * as vm from 'vm';
+import { relaxAtomGuards } from './regex-atom-guards';
 import { isSuperLinear, superLinearReason } from './regex-safety';
 
 describe('isSuperLinear', () => {
@@ -40,6 +41,9 @@ describe('isSuperLinear', () => {
     ['(?:a|b)*c', null],
     ['(?:(?:ab)?c)+', null],
     ['(?:command\\s+|\\\\)?rm\\s+', null],
+    // one character behind a bounded lookaround reads as that character (regex-atom-guards.ts)
+    ['\\bgit\\s+push\\b(?:(?!\\bgit[ \\t])[^;&|\\n])*\\s--force', null],
+    ['(?:-(?:(?![(]rm )[^\\s;&|])*[ \\t]+)+x', null],
     // still flagged
     ['(a+)+', 'a quantifier applied to a group that contains a quantifier'],
     ['(\\w+\\s?)*', 'a quantifier applied to a group that contains a quantifier'],
@@ -51,6 +55,9 @@ describe('isSuperLinear', () => {
     ['(?:(?:a?)?b)+', 'a quantifier applied to a group that contains a quantifier'],
     ['(?:ab?)*a*$', 'two unbounded quantifiers in a row that can match the same text'],
     ['(?:-\\S+\\s+)*\\s*x', 'two unbounded quantifiers in a row that can match the same text'],
+    // a guard whose lookaround can run on is not relaxed
+    ['(?:(?!a+b)[^;])*[^;]*x', 'two unbounded quantifiers in a row that can match the same text'],
+    ['(?:(?!x)[^;])*(?:(?!y)[^,])*z', 'two unbounded quantifiers in a row that can match the same text'],
     // an option may take a value that itself looks like an option: exponential
     ['\\bgit\\s+(?:-\\S+\\s+(?:\\S+\\s+)?)*?push\\b', 'a quantifier applied to a group that contains a quantifier'],
     // a round ends with \\d and the next one starts with \\d: the loop stop is not forced
@@ -108,5 +115,21 @@ describe('isSuperLinear', () => {
     const re = /^git\s+(?:-\S+\s+(?:\S+\s+)?)*?push$/;
     const input = `git ${'-a '.repeat(45)}x`;
     expect(() => vm.runInNewContext('re.test(input)', { re, input }, { timeout: 300 })).toThrow(/timed out/);
+  });
+});
+
+describe('relaxAtomGuards', () => {
+  test.each<[string, string]>([
+    ['(?:(?!git )[^;])*', '[^;]*'],
+    ['(?:(?=[a-z]{1,3}\\d)\\w)+', '\\w+'],
+    ['(?:(?!\\b(?:curl|wget)\\b)[^;&|\\n])*\\|', '[^;&|\\n]*\\|'],
+    // left alone: an unbounded lookaround, more than one atom, a quantified atom, a class holding `(?:(?!`
+    ['(?:(?!a+)b)', '(?:(?!a+)b)'],
+    ['(?:(?!a)bc)', '(?:(?!a)bc)'],
+    ['(?:(?!a)b*)', '(?:(?!a)b*)'],
+    ['[(?:(?!a)b)]', '[(?:(?!a)b)]'],
+    ['\\(?:(?!a)b)', '\\(?:(?!a)b)'],
+  ])('%s -> %s', (source, relaxed) => {
+    expect(relaxAtomGuards(source)).toBe(relaxed);
   });
 });

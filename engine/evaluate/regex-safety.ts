@@ -7,6 +7,8 @@
  * aims never to pass a pattern that is more than quadratic.
  */
 
+import { relaxAtomGuards } from './regex-atom-guards';
+
 /** A set of characters, as membership over sample characters, or 'any' when not worked out. */
 type CharSet = boolean[] | 'any';
 
@@ -52,7 +54,9 @@ export function superLinearReason(source: string, flags = ''): string | null {
   return cache.get(key) ?? null;
 }
 
-function classify(src: string, flags: string): string | null {
+function classify(source: string, flags: string): string | null {
+  // One character behind a bounded lookaround is read as that character (regex-atom-guards.ts).
+  const src = relaxAtomGuards(source);
   const frame = (parent: Frame | null, lookaround: boolean): Frame => {
     const entry = { last: parent?.last ?? null, barrier: parent?.barrier ?? false };
     return { lookaround, hasRepeat: false, hasAlternation: false, hasUnbounded: false, ...entry, entry, alts: null, body: [0, 0], pending: null };
