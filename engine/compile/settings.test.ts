@@ -22,6 +22,14 @@ describe('settings', () => {
     expect(packOnly.settings.selfProtection).toEqual({ except: [], mainSession: [] });
   });
 
+  test('oversized and max_input_bytes reach the compiled settings (the top file wins)', () => {
+    const policy = compiled(build({
+      'p.yaml': lines('version: 1', 'include: [inc.yaml]', 'settings:', '  oversized: deny'),
+      'inc.yaml': lines('version: 1', 'settings:', '  oversized: allow', '  max_input_bytes: 65536'),
+    }));
+    expect(policy.settings).toMatchObject({ oversized: 'deny', maxInputBytes: 65536 });
+  });
+
   test('webhook defaults', () => {
     const policy = compiled(build({ 'p.yaml': lines('version: 1', 'settings:', '  log: { webhook: { url: "https://x" } }') }));
     expect(policy.settings.log.webhook).toEqual({ url: 'https://x', timeoutMs: 1000, headers: {} });

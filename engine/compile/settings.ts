@@ -5,6 +5,7 @@
 import type { CompiledBypass, CompiledLog, CompiledSettings, LoadedFile } from '../types';
 import { isObject } from './context';
 import { firstDefined, precedenceOrder } from './precedence';
+import { inputLimitSettings } from '../evaluate/oversized';
 
 export const DEFAULT_RECORD = ['deny', 'ask', 'block', 'allow', 'warn', 'context', 'bypass', 'error'];
 const DEFAULT_BYPASS_VALUES = ['off', '0', 'false'];
@@ -23,6 +24,8 @@ export function compileSettings(files: readonly LoadedFile[]): SettingsResult {
   const ordered = precedenceOrder(files);
   const onError = firstDefined(ordered, (d) => d.settings?.on_error)?.value;
   const deadline = firstDefined(ordered, (d) => d.settings?.deadline_ms)?.value;
+  const oversized = firstDefined(ordered, (d) => d.settings?.oversized)?.value;
+  const maxInputBytes = firstDefined(ordered, (d) => d.settings?.max_input_bytes)?.value;
   const bypasses: CompiledBypass[] = [];
   const bypassOf = new Map<string, number>();
   for (const file of files) {
@@ -42,6 +45,7 @@ export function compileSettings(files: readonly LoadedFile[]): SettingsResult {
       log: compileLog(ordered),
       deadlineMs: typeof deadline === 'number' ? deadline : 5000,
       selfProtection: compileSelfProtection(files),
+      ...inputLimitSettings({ oversized, max_input_bytes: maxInputBytes }),
       ...knownCommands(ordered),
     },
     bypassOf,
