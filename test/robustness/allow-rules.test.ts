@@ -4,21 +4,9 @@
  */
 import * as fs from 'fs';
 import { makeProject, type TempProject } from '../support/run-hook';
+import { outcome, pre } from '../support/pre-tool-use';
 
 const LOG = '.claude/decisions.jsonl';
-
-function pre(tool: string, input: Record<string, unknown>, project: TempProject, agent?: string) {
-  return project.run({
-    hook_event_name: 'PreToolUse', session_id: 's1', cwd: project.dir, permission_mode: 'default',
-    tool_name: tool, tool_input: input, tool_use_id: 't1', ...(agent ? { agent_type: agent } : {}),
-  });
-}
-
-function outcome(r: { json: unknown; exitCode: number | null }): string {
-  expect(r.exitCode).toBe(0);
-  const out = (r.json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput;
-  return out?.permissionDecision ?? 'none';
-}
 
 describe('an allow rule approves only what it covers, and the log lists every path', () => {
   let project: TempProject;

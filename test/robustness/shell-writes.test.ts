@@ -5,19 +5,7 @@
  * (the known commands are an allow list), unless the team declared it known.
  */
 import { makeProject, type TempProject } from '../support/run-hook';
-
-function pre(tool: string, input: Record<string, unknown>, project: TempProject, agent?: string) {
-  return project.run({
-    hook_event_name: 'PreToolUse', session_id: 's1', cwd: project.dir, permission_mode: 'default',
-    tool_name: tool, tool_input: input, tool_use_id: 't1', ...(agent ? { agent_type: agent } : {}),
-  });
-}
-
-function outcome(r: { json: unknown; exitCode: number | null }): string {
-  expect(r.exitCode).toBe(0);
-  const out = (r.json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput;
-  return out?.permissionDecision ?? 'none';
-}
+import { outcome, pre } from '../support/pre-tool-use';
 
 describe('descriptors reopened for writing', () => {
   let project: TempProject;
