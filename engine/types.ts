@@ -345,6 +345,60 @@ export interface Facts {
   resolve?(path: string): { real: string; via: string[] } | null;
   /** The project's file system: `windows` when Windows file-name rules apply (8.3 short names). */
   volume?(): { windows: boolean };
+  /** The project's memory store; absent when there is none (store-reading lets then fail). */
+  memory?: MemoryFacts;
+}
+
+// ---------------------------------------------------------------------------
+// Memory: what `record` actions store and what store-reading lets ask for.
+
+/** One observation a rule's `record` action stores: rendered, and past the privacy filter. */
+export interface RecordDraft {
+  /** The rule that recorded it. */
+  rule: string;
+  kind: string;
+  /** 0 to 1. */
+  importance: number;
+  text: string;
+  /** Any other templated field the rule adds. */
+  fields: Record<string, string>;
+}
+
+/** A stored record as the store's readers return it. */
+export interface MemoryRecord extends RecordDraft {
+  /** The store's id: stable, shown by `policy memory` and the slash command. */
+  id: number;
+  /** ISO time it was recorded. */
+  at: string;
+  session: string | null;
+  agent: string | null;
+  event: string;
+}
+
+/** Which records a counter or a `last` reads: this session's, this agent's in this session, or the whole project's. */
+export type MemoryScope = 'session' | 'agent' | 'project';
+
+/** Who is asking: the event's session and agent (null for the main session). */
+export interface MemoryWho {
+  session: string | null;
+  agent: string | null;
+}
+
+/**
+ * What store-reading lets may ask of the project's memory store. Synchronous: the host
+ * reads its index. Kinds are exact names; '*' means any kind.
+ */
+export interface MemoryFacts {
+  /** How many records of `kind` in the scope, recorded at or after `sinceMs` (epoch ms) when given. */
+  count(kind: string, scope: MemoryScope, who: MemoryWho, sinceMs?: number): number;
+  /** The newest (or with `first`, the oldest) record of `kind` in the scope, or null. */
+  last(kind: string, scope: MemoryScope, who: MemoryWho, first?: boolean): MemoryRecord | null;
+  /** Records of kind `summary`, newest first, from sessions other than `excludeSession`, one (the newest) per session, at most `limit`. */
+  summaries(limit: number, excludeSession: string | null): MemoryRecord[];
+  /** Full-text search over every record's text, best first, relevance in (0, 1]. */
+  search(query: string, limit: number): Array<{ record: MemoryRecord; relevance: number }>;
+  /** Every record of one session, oldest first. */
+  sessionRecords(session: string): MemoryRecord[];
 }
 
 export interface EvaluationContext {
@@ -420,6 +474,10 @@ export interface Decision {
    * on_error decides it; otherwise the valid rules decided alone. Absent when none.
    */
   broken?: BrokenRuleReport[];
+  /** What the rules' `record` actions store, in rule order, after the privacy filter (absent when none). */
+  records?: RecordDraft[];
+  /** How many records the privacy filter dropped (absent when none). */
+  droppedRecords?: number;
 }
 
 /** A broken rule as one event meets it. */
