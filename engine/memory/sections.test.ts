@@ -1,0 +1,56 @@
+import { changedSections, sectionOf, sectionsDelta, splitSections } from './sections';
+
+const V1 = 'version: GC-v1\n\n## Scope\nLDAP login\n\n## Decisions\n- use ldapjs\n\n## Risks\nnone yet\n';
+const V2 = 'version: GC-v2\n\n## Scope\nLDAP login\n\n## Decisions\n- use ldapjs\n- cache binds\n\n## API\nPOST /login\n';
+
+describe('splitSections', () => {
+  it('names the text before the first heading "" and keeps headings inside fences as text', () => {
+    const s = splitSections('top\n## A\n```\n## not a heading\n```\n### B\nb\n');
+    expect(s.map((x) => x.heading)).toEqual(['', 'A', 'B']);
+    expect(s[1].body).toBe('```\n## not a heading\n```');
+  });
+
+  it('reads CRLF documents and trailing hashes', () => {
+    expect(splitSections('## A ##\r\none\r\n').map((x) => [x.heading, x.body])).toEqual([['A', 'one']]);
+  });
+});
+
+describe('sectionsDelta', () => {
+  it('says what was added, changed and removed, with the new bodies', () => {
+    expect(sectionsDelta(V1, V2)).toBe(
+      '- CHANGED: (top)\n  version: GC-v2\n- CHANGED: Decisions\n  - use ldapjs\n  - cache binds\n- ADDED: API\n  POST /login\n- REMOVED: Risks',
+    );
+  });
+
+  it('is empty when nothing changed but whitespace around bodies', () => {
+    expect(sectionsDelta(V1, V1.replace('LDAP login\n', 'LDAP login\n\n\n'))).toBe('');
+  });
+
+  it('sees a change to either of two sections with the same heading', () => {
+    expect(changedSections('## A\nx\n## A\ny', '## A\nx\n## A\nz')).toEqual(['A']);
+  });
+});
+
+describe('changedSections', () => {
+  it('lists each changed heading once', () => {
+    expect(changedSections(V1, V2)).toEqual(['', 'Decisions', 'API', 'Risks']);
+    expect(changedSections(V1, V1)).toEqual([]);
+  });
+});
+
+describe('sectionOf', () => {
+  const team = '# Team memory\n\n## lead\nplan: v2\n\n## researcher-1\nfound: bind pooling\n\n## implementer-1\nwip\n';
+
+  it('names the section an edit falls in', () => {
+    expect(sectionOf(team, 'found: bind pooling')).toBe('researcher-1');
+    expect(sectionOf(team, 'wip')).toBe('implementer-1');
+  });
+
+  it('places no edit that runs across a heading, touches a heading line, repeats or is absent', () => {
+    expect(sectionOf(team, 'bind pooling\n\n## implementer-1\nwip')).toBeNull();
+    expect(sectionOf(team, '## researcher-1')).toBeNull();
+    expect(sectionOf(team, 'i')).toBeNull();
+    expect(sectionOf(team, 'nowhere')).toBeNull();
+    expect(sectionOf(team, '')).toBeNull();
+  });
+});
