@@ -188,7 +188,7 @@ describe('security-guard: Bash commands', () => {
     ['ls -la && cat .env', 'env'],
     ['cat .env.example', null],
     ['cat src/env.ts', null],
-    ['cp .env.example .env.test.local.sample', null],
+    ['cp .env.example docs/env-example.txt', null],
     // harmless
     ['npm test', null],
     ['git status', null],
@@ -220,6 +220,47 @@ describe('security-guard: Bash commands', () => {
       const command = String((event.tool_input as { command: string }).command);
       expectDecision(project, event, key === null ? null : { outcome: 'deny', rule: rules[key] }, { command });
     }
+  });
+});
+
+describe('security-guard: secret files written through Bash', () => {
+  let project: TempProject;
+  beforeAll(() => {
+    project = makeProject(POLICY);
+  });
+  afterAll(() => project.remove());
+
+  const secret: Expected = { outcome: 'deny', rule: 'guard-no-secret-writes' };
+  const git: Expected = { outcome: 'deny', rule: 'guard-no-git-internals' };
+  const npmrc: Expected = { outcome: 'ask', rule: 'guard-ask-npmrc' };
+
+  /** [command, expected, {{path}}: the first written path the rule caught] */
+  const rows: Array<[string, Expected, string]> = [
+    ['echo API_KEY=abc > .env', secret, '.env'],
+    ['echo API_KEY=abc >> apps/web/.env.production', secret, 'apps/web/.env.production'],
+    ['cp .env.example .env', secret, '.env'],
+    ['cp .env.example .env.test.local.sample', secret, '.env.test.local.sample'],
+    ['mv tmp.txt .env', secret, '.env'],
+    ['printf "A=1\\n" | tee .env', secret, '.env'],
+    ['tee config/.env.local <<EOF\nA=1\nEOF', secret, 'config/.env.local'],
+    ['dd if=key.bin of=certs/server.key', secret, 'certs/server.key'],
+    ['make keys; echo k >> /home/dev/.ssh/authorized_keys', secret, '/home/dev/.ssh/authorized_keys'],
+    ['echo token >> .npmrc', npmrc, '.npmrc'],
+    ['echo "[alias]" >> .git/config', git, '.git/config'],
+    ['cp hook.sh .git/hooks/pre-push', git, '.git/hooks/pre-push'],
+    ['echo "# Shop" > README.md', null, ''],
+    ['cp .env.example docs/env.md', null, ''],
+    ['echo x >> .env.example', null, ''],
+    ['wc -l .env', null, ''],
+    ['npm run build', null, ''],
+    ['git commit -am wip', null, ''],
+  ];
+
+  test.each(rows)('%p', (command, expected, shownPath) => {
+    const event = loadEvent('security-guard', 'bash-rm-rf-build', project.dir, {
+      tool_input: { command, description: 'test' },
+    });
+    expectDecision(project, event, expected, { path: shownPath, tool: 'Bash' });
   });
 });
 
