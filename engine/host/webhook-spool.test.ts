@@ -56,4 +56,9 @@ it('puts the spool in a cache folder only this user can write, never in one othe
   fs.chmodSync(open, 0o777);
   const fallback = spoolDirectory({ HOOKPOLICY_CACHE_DIR: open, TMPDIR: path.join(spool, 'tmp') });
   expect(fallback).not.toBe(path.join(open, 'webhook-spool'));
+  // A folder of this user's own inside one others can write (and rename) is not its alone.
+  const inside = path.join(open, 'cache');
+  fs.mkdirSync(inside, { mode: 0o700 });
+  expect(spoolDirectory({ HOOKPOLICY_CACHE_DIR: inside, TMPDIR: path.join(spool, 'tmp') })).toBe(path.join(spool, 'tmp', `hookpolicy-${process.getuid()}`, 'webhook-spool'));
+  expect(fs.existsSync(path.join(inside, 'webhook-spool'))).toBe(false);
 });

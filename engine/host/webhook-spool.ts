@@ -8,7 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { cacheDirectories } from './cache';
+import { cacheDirectories, cacheFolderDistrust } from './cache';
 
 /** The sender touches the lock this often while it runs. */
 export const HEARTBEAT_MS = 2000;
@@ -23,32 +23,23 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
 /**
  * The spool folder under the first cache folder this user alone can write (made with mode
- * 0700 when missing); null when there is none.
+ * 0700 when missing); null when there is none. A folder is judged as the policy cache
+ * judges its own (cacheFolderDistrust): records waiting here become POSTs, and a folder
+ * another user can write would let them change or add one.
  * @example spoolDirectory(process.env) // '/home/me/.cache/hookpolicy/webhook-spool'
  */
 export function spoolDirectory(env: Readonly<Record<string, string | undefined>>): string | null {
   for (const dir of cacheDirectories(env)) {
+    if (cacheFolderDistrust(dir) !== null) continue;
     const spool = path.join(dir, 'webhook-spool');
     try {
       fs.mkdirSync(spool, { recursive: true, mode: 0o700 });
     } catch {
       continue;
     }
-    if (ownFolder(dir) && ownFolder(spool)) return spool;
+    if (cacheFolderDistrust(dir) === null && cacheFolderDistrust(spool) === null) return spool;
   }
   return null;
-}
-
-/** A folder (not a symlink) this user owns, that no one else can write. */
-function ownFolder(dir: string): boolean {
-  let st: fs.Stats;
-  try {
-    st = fs.lstatSync(dir);
-  } catch {
-    return false;
-  }
-  if (!st.isDirectory()) return false;
-  return typeof process.getuid !== 'function' || (st.uid === process.getuid() && (st.mode & 0o022) === 0);
 }
 
 /**

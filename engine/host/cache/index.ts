@@ -16,3 +16,4 @@
 export { lastArtefact, loadPolicy, loadPolicyForEvent, type CachedArtefact, type LoadPolicyOptions, type LoadPolicyResult, type PolicyCompiler } from './policy-cache';
 export { cacheDirectories, cacheFileName } from './cache-store';
 export { checkSources, sha256Hex, type SourceHash } from './sources';
+export { cacheFolderDistrust } from './cache-trust';
