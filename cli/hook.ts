@@ -13,6 +13,7 @@ import { recordDecision } from '../engine/host/decision-log';
 import { discoverPolicyFiles } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
+import { memoryReadProblem, projectMemoryFacts, projectStore, recordMemory } from '../engine/host/memory';
 import { resolveProjectRoot } from '../engine/host/project-root';
 import { HOOK_USAGE, parseHookArgs, type HookArgs } from './hook-args';
 
@@ -35,8 +36,13 @@ export interface HookInput {
    * suite's policy once; `policy serve` keeps it in memory). --config is then ignored.
    */
   policy?: CompiledPolicy;
-  /** What the evaluator may ask of the world; defaults to the file system under the project root. */
+  /**
+   * What the evaluator may ask of the world; defaults to the file system under the project
+   * root, with the project's memory store as facts.memory (given facts are used as they are).
+   */
   facts?: Facts;
+  /** false: no memory store at all, neither read nor appended to (`policy test` runs). */
+  memoryStore?: false;
 }
 
 export interface HookResult {
@@ -104,7 +110,10 @@ async function decide(
   input: HookInput, event: HookEvent, projectRoot: string, policy: CompiledPolicy, onError: OnError, warnings: Diagnostic[],
 ): Promise<HookResult> {
   const now = input.now ?? Date.now;
-  const facts = input.facts ?? createFileFacts(projectRoot);
+  const store = input.memoryStore === false ? null : projectStore(projectRoot, policy.settings);
+  // Opened only when a rule's let asks it something: a recording event loads no SQLite.
+  const memory = store && !input.facts ? projectMemoryFacts(store, now) : null;
+  const facts = input.facts ?? (memory ? { ...createFileFacts(projectRoot), memory } : createFileFacts(projectRoot));
   const started = now();
   // inputBytes: a large event is evaluated under a wall-clock watchdog (evaluate.ts).
   const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now, inputBytes: input.stdin.length });
@@ -114,12 +123,19 @@ async function decide(
   const left = deadline > 0 ? Math.max(1, deadline - (now() - started)) : 0;
   const decision = evaluation instanceof Promise ? await withDeadline(evaluation, left) : evaluation;
   if (decision === 'timeout') {
+    memory?.close();
     const problem = diagnostic('deadline-exceeded', `evaluating the event took longer than deadline_ms (${policy.settings.deadlineMs} ms)`);
     return { ...failed(event.hook_event_name, [problem], onError, warnings), timedOut: true };
   }
   const response = renderResponse(decision, { onError });
-  const logProblems = recordDecision({ decision, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env });
-  return { response: withWarnings(response, [...warnings, ...logProblems]), decision, warnings: [...warnings, ...logProblems], timedOut: false };
+  // The answer is decided: the records are appended (one write), a failure only warns.
+  const readProblem = memory && store ? memoryReadProblem(memory.failure(), store) : null;
+  const memoryProblems = [...(readProblem ? [readProblem] : []), ...(store ? recordMemory({ decision, event, store, now: now() }) : [])];
+  memory?.close();
+  const logged = memoryProblems.length > 0 ? { ...decision, errors: [...decision.errors, ...memoryProblems] } : decision;
+  const logProblems = recordDecision({ decision: logged, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env });
+  const all = [...warnings, ...memoryProblems, ...logProblems];
+  return { response: withWarnings(response, all), decision, warnings: all, timedOut: false };
 }
 
 /**

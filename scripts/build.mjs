@@ -55,6 +55,7 @@ if (process.env.HOOKPOLICY_SKIP_TYPECHECK !== '1') {
 const LAZY_CHUNKS = [
   { request: './shell/writes', importer: 'scope.ts', chunk: 'shell.cjs', entry: 'engine/evaluate/shell/writes.ts' },
   { request: './regex-safety', importer: 'regex.ts', chunk: 'regex-safety.cjs', entry: 'engine/evaluate/regex-safety.ts' },
+  { request: './memory-index', importer: 'lazy-facts.ts', chunk: 'memory-index.cjs', entry: 'engine/host/memory/memory-index.ts' },
 ];
 
 /** Leaves `require('./compile.cjs')` as written, and points each lazy chunk's require at its file. */
@@ -80,7 +81,9 @@ const common = {
   // jsonata (expressions), mvdan-sh (the shell parser) and picomatch (file globs a
   // `require` or `let` walks) load from node_modules only when a rule needs them; bundled,
   // every event would read them (picomatch alone is a third of the runner).
-  external: ['jsonata', 'mvdan-sh', 'picomatch'],
+  // better-sqlite3 (the memory store's index) is a native module: it cannot be bundled,
+  // and only a reader of the store loads it.
+  external: ['jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3'],
   plugins: [compileBesideTheBundle],
 };
 
@@ -104,7 +107,7 @@ function plainBuiltins(text) {
 }
 
 /** The hot path must not carry the slow path's libraries (docs/performance.md). */
-const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch'];
+const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3'];
 const HOOK_MAX_BYTES = 300 * 1024;
 
 function checkHookBundle(text) {

@@ -126,7 +126,7 @@ function suiteHost(workspace: Workspace, policy: CompiledPolicy): SuiteHost {
     },
     execute: async (input) => {
       const env = { ...input.env, HOOKPOLICY_CACHE_DIR: workspace.cacheDir };
-      const hook = await runHook({ argv: [], stdin: input.stdin, env, cwd: input.projectRoot, policy });
+      const hook = await runHook({ argv: [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false });
       return { decision: hook.decision, response: hook.response };
     },
     now: () => Date.now(),

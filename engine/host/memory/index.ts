@@ -1,0 +1,83 @@
+/**
+ * The memory store, one room: recording events append to a journal (journal.ts), readers
+ * open an SQLite index that ingests it first (memory-index.ts, loaded lazily), and this
+ * entry point is what the rest of the engine imports: where a project's store is, how the
+ * runner records a decision's records, and the lazy MemoryFacts it gives the evaluator.
+ */
+import * as path from 'path';
+import { diagnostic } from '../../diagnostics';
+import { storeSettings } from '../../memory/store-settings';
+import type { CompiledSettings, Decision, Diagnostic, HookEvent } from '../../types';
+import { isoTime } from '../iso-time';
+import { appendToJournal, JOURNAL_FILE, type JournalRecord } from './journal';
+import { lazyMemoryFacts, type LazyMemoryFacts } from './lazy-facts';
+import type { MemoryIndexOptions } from './memory-index';
+import { MEMORY_UNAVAILABLE_FIX, MemoryUnavailableError } from './sqlite';
+
+export { lazyMemoryFacts, type LazyMemoryFacts } from './lazy-facts';
+export { MemoryUnavailableError, MEMORY_UNAVAILABLE_FIX } from './sqlite';
+export { StoreRefusedError } from './store-folder';
+export { JOURNAL_FILE } from './journal';
+
+/** Where a project's store is and how long records stay, or null when the policy turned it off. */
+export type ProjectStore = Omit<MemoryIndexOptions, 'now'>;
+
+/**
+ * The project's store from the policy's settings (default `.claude/hookpolicy/memory`).
+ * @example projectStore('/p', policy.settings) // { dir: '/p/.claude/hookpolicy/memory', projectRoot: '/p', retentionDays: 90, maxRecords: 20000 }
+ */
+export function projectStore(projectRoot: string, settings: CompiledSettings): ProjectStore | null {
+  const s = storeSettings(settings);
+  if (s.dir === null) return null;
+  return { dir: path.resolve(projectRoot, s.dir), projectRoot, retentionDays: s.retentionDays, maxRecords: s.maxRecords };
+}
+
+export interface RecordMemoryOptions {
+  decision: Decision;
+  event: HookEvent;
+  store: ProjectStore;
+  now: number;
+}
+
+/**
+ * Appends the decision's records (Decision.records) to the store's journal, each with the
+ * event's session, the decision's agent and event, and the time. Returns a `memory-error`
+ * warning instead of throwing; the decision is never changed.
+ * @example recordMemory({ decision, event, store, now: Date.now() }) // []
+ */
+export function recordMemory(options: RecordMemoryOptions): Diagnostic[] {
+  const { decision, event, store } = options;
+  if (!decision.records || decision.records.length === 0) return [];
+  const at = isoTime(options.now);
+  const session = typeof event.session_id === 'string' && event.session_id !== '' ? event.session_id : null;
+  const records: JournalRecord[] = decision.records.map((r) => ({
+    at, session, agent: decision.agent, event: decision.event, rule: r.rule, kind: r.kind, importance: r.importance, text: r.text, fields: r.fields,
+  }));
+  try {
+    appendToJournal(store.dir, store.projectRoot, records);
+    return [];
+  } catch (e) {
+    const file = path.join(store.dir, JOURNAL_FILE);
+    return [diagnostic('memory-error', `cannot append ${records.length} record(s) to the memory journal: ${(e as Error).message}`, { file })];
+  }
+}
+
+/**
+ * The warning for a store a rule could not read during the event (null when it could,
+ * or was not asked): `memory-unavailable` with the fix when better-sqlite3 is missing,
+ * `memory-error` otherwise.
+ * @example memoryReadProblem(new MemoryUnavailableError('Cannot find module')) // { code: 'memory-unavailable', ... }
+ */
+export function memoryReadProblem(failure: unknown, store: ProjectStore): Diagnostic | null {
+  if (failure === undefined) return null;
+  if (failure instanceof MemoryUnavailableError) return diagnostic('memory-unavailable', failure.message, undefined, MEMORY_UNAVAILABLE_FIX);
+  return diagnostic('memory-error', `cannot read the memory store: ${(failure as Error)?.message ?? String(failure)}`, { file: store.dir });
+}
+
+/**
+ * The MemoryFacts for one event over the project's store, opened at the first question.
+ * @example const memory = projectMemoryFacts(store, Date.now); memory.count('test', 'session', who)
+ */
+export function projectMemoryFacts(store: ProjectStore, now: () => number): LazyMemoryFacts {
+  return lazyMemoryFacts({ ...store, now });
+}

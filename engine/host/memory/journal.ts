@@ -1,0 +1,125 @@
+/**
+ * The journal: what recording events append, one JSON line per record, and the index
+ * ingests when the store is read. An append is one O_APPEND write of whole lines (the
+ * decision log's way: no lock, no SQLite), so any number of concurrent hook processes
+ * add their records without losing or mixing one; a reader takes complete lines only.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { MemoryRecord } from '../../types';
+import { openLogForAppend } from '../log-file';
+import { ensureStoreFolder } from './store-folder';
+
+/** A record as the journal holds it: everything but the id the index gives it. */
+export type JournalRecord = Omit<MemoryRecord, 'id'>;
+
+export const JOURNAL_FILE = 'journal.jsonl';
+/** Longest text kept (characters); longer text is cut with '…'. */
+export const MAX_TEXT = 32 * 1024;
+/** Longest field value kept, and most fields kept per record. */
+export const MAX_FIELD = 4 * 1024;
+export const MAX_FIELDS = 64;
+
+const { O_RDONLY } = fs.constants;
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+
+/**
+ * Appends the records to `<dir>/journal.jsonl` in one write (the folder made and checked
+ * first). Throws what stops it (StoreRefusedError, LogRefusedError, the file system's error).
+ * @example appendToJournal('/p/.claude/hookpolicy/memory', '/p', [record])
+ */
+export function appendToJournal(dir: string, projectRoot: string, records: readonly JournalRecord[]): void {
+  if (records.length === 0) return;
+  ensureStoreFolder(dir, projectRoot);
+  const buffer = Buffer.from(records.map((r) => `${JSON.stringify(bounded(r))}\n`).join(''), 'utf8');
+  // Not a symlink, FIFO or hard link, in a folder that stays in the project (log-file.ts).
+  const fd = openLogForAppend(path.join(dir, JOURNAL_FILE), projectRoot);
+  try {
+    for (let written = 0; written < buffer.length;) written += fs.writeSync(fd, buffer, written, buffer.length - written);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The record with its text and fields cut to the journal's limits, keys in a fixed order. */
+function bounded(r: JournalRecord): JournalRecord {
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.fields).slice(0, MAX_FIELDS)) fields[k] = cut(String(v), MAX_FIELD);
+  return { at: r.at, session: r.session, agent: r.agent, event: r.event, rule: r.rule, kind: r.kind, importance: r.importance, text: cut(r.text, MAX_TEXT), fields };
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export interface JournalChunk {
+  records: JournalRecord[];
+  /** The offset past the last complete line read: where the next read starts. */
+  end: number;
+  /** Complete lines that were not a record (a torn write, an edit by hand); skipped. */
+  malformed: number;
+}
+
+/**
+ * The complete lines of a journal from byte `offset` on; a line still being written (no
+ * newline yet) is left for the next read. A missing file reads as empty.
+ * @example readJournal('/p/.claude/hookpolicy/memory/journal.jsonl', 0).records.length // 3
+ */
+export function readJournal(file: string, offset: number): JournalChunk {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], end: offset, malformed: 0 };
+    throw e;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
+    // A journal shorter than the offset was replaced: read it from its start.
+    const from = stat.size < offset ? 0 : offset;
+    const length = stat.size - from;
+    if (length === 0) return { records: [], end: from, malformed: 0 };
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = fs.readSync(fd, buffer, read, length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    const last = buffer.lastIndexOf(0x0a, read - 1);
+    if (last < 0) return { records: [], end: from, malformed: 0 };
+    const records: JournalRecord[] = [];
+    let malformed = 0;
+    for (const line of buffer.toString('utf8', 0, last).split('\n')) {
+      if (line.trim() === '') continue;
+      const record = parseLine(line);
+      if (record) records.push(record);
+      else malformed++;
+    }
+    return { records, end: from + last + 1, malformed };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A journal line as a record, or null when it is not one. */
+export function parseLine(line: string): JournalRecord | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  const r = v as Record<string, unknown>;
+  const text = (k: string) => typeof r[k] === 'string';
+  const orNull = (k: string) => r[k] === null || typeof r[k] === 'string';
+  if (!text('at') || !text('event') || !text('rule') || !text('kind') || !text('text') || !orNull('session') || !orNull('agent')) return null;
+  if (typeof r.importance !== 'number' || !Number.isFinite(r.importance)) return null;
+  const fields = r.fields;
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return null;
+  if (!Object.values(fields).every((f) => typeof f === 'string')) return null;
+  return r as unknown as JournalRecord;
+}

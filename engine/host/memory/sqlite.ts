@@ -1,0 +1,62 @@
+/**
+ * better-sqlite3, loaded only when the store is read (never on a recording event), and
+ * the little of its API the index uses. It is a native module: when its build step did
+ * not run (npm 11 runs a dependency's install script only once the project allows it),
+ * loading it fails, and the store says how to fix that instead of failing obscurely.
+ */
+
+export interface SqliteStatement {
+  run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+}
+
+export interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+  exec(sql: string): void;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  close(): void;
+}
+
+type SqliteConstructor = new (file: string, options?: { timeout?: number; fileMustExist?: boolean }) => SqliteDatabase;
+
+/** The fix for a store whose index cannot be opened, as the diagnostic's hint gives it. */
+export const MEMORY_UNAVAILABLE_FIX = 'in the project that installed hookpolicy, allow and run better-sqlite3\'s build: '
+  + '`npm install-scripts approve better-sqlite3` (npm 11), then `npm rebuild better-sqlite3` '
+  + '(`npm install better-sqlite3@12.4.1` when it is not installed at all); where no prebuilt binary can be downloaded, the build needs python3, make and a C++ compiler';
+
+/** The store's index cannot be read because better-sqlite3 cannot be loaded. Records are still appended. */
+export class MemoryUnavailableError extends Error {
+  readonly code = 'memory-unavailable';
+  readonly hint = MEMORY_UNAVAILABLE_FIX;
+  constructor(readonly cause: string) {
+    super(`the memory store cannot be read: better-sqlite3 is not installed or not built (${cause}); records are still kept in the journal`);
+    this.name = 'MemoryUnavailableError';
+  }
+}
+
+let loaded: SqliteConstructor | MemoryUnavailableError | undefined;
+
+/**
+ * better-sqlite3's Database class; throws MemoryUnavailableError when it cannot be loaded.
+ * @example const db = new (loadSqlite())('/p/.claude/hookpolicy/memory/index.db')
+ */
+export function loadSqlite(): SqliteConstructor {
+  if (loaded === undefined) {
+    try {
+      // HOOKPOLICY_NO_SQLITE=1 stands for a project where the module was never built (tests, docs).
+      if (process.env.HOOKPOLICY_NO_SQLITE === '1') throw new Error('HOOKPOLICY_NO_SQLITE=1');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      loaded = require('better-sqlite3') as SqliteConstructor;
+    } catch (e) {
+      loaded = new MemoryUnavailableError(firstLine((e as Error)?.message ?? String(e)));
+    }
+  }
+  if (loaded instanceof MemoryUnavailableError) throw loaded;
+  return loaded;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0].slice(0, 200);
+}

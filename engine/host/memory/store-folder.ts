@@ -1,0 +1,85 @@
+/**
+ * The store's folder: made on first use (mode 0700), and used only while it is a real
+ * folder of this user that nobody else can write, reached inside the project without a
+ * symbolic link leading out. An agent that could swap the folder for a link, or another
+ * user who could write into it, could otherwise plant or read records.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** What is at the store's path is not a folder the store will use. */
+export class StoreRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreRefusedError';
+  }
+}
+
+const checked = new Set<string>();
+
+/**
+ * Makes the store folder when missing and checks it; throws StoreRefusedError (or the
+ * file system's own error). Remembered per process once it passed.
+ * @example ensureStoreFolder('/p/.claude/hookpolicy/memory', '/p')
+ */
+export function ensureStoreFolder(dir: string, projectRoot: string): void {
+  if (checked.has(dir)) return;
+  const inProject = isInside(dir, path.resolve(projectRoot));
+  let st = lstatOrNull(dir);
+  if (!st) {
+    // mkdir follows symlinks: the nearest existing folder must stay in the project first.
+    if (inProject) checkInsideProject(nearestExisting(path.dirname(dir)), projectRoot);
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    st = fs.lstatSync(dir);
+  }
+  if (st.isSymbolicLink()) throw new StoreRefusedError(`${dir} is a symbolic link; the memory store does not follow one`);
+  if (!st.isDirectory()) throw new StoreRefusedError(`${dir} is not a folder`);
+  if (typeof process.getuid === 'function' && process.platform !== 'win32') {
+    if (st.uid !== process.getuid()) throw new StoreRefusedError(`${dir} is owned by another user (uid ${st.uid})`);
+    if ((st.mode & 0o022) !== 0) throw new StoreRefusedError(`${dir} can be written by other users (mode ${(st.mode & 0o777).toString(8)}); chmod 700 it`);
+  }
+  if (inProject) checkInsideProject(dir, projectRoot);
+  checked.add(dir);
+}
+
+/** Forgets which folders passed (tests change folders under a running process). */
+export function forgetStoreFolders(): void {
+  checked.clear();
+}
+
+function checkInsideProject(folder: string, projectRoot: string): void {
+  const real = fs.realpathSync.native(folder);
+  const root = path.resolve(projectRoot);
+  if (isInside(real, root) || isInside(real, fs.realpathSync.native(root))) return;
+  throw new StoreRefusedError(`${folder} leads out of the project (to ${real}) through a symbolic link`);
+}
+
+function lstatOrNull(file: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+function nearestExisting(folder: string): string {
+  let at = folder;
+  while (!fs.existsSync(at)) {
+    const up = path.dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  return at;
+}
+
+/** True when `file` is `folder` or below it. */
+export function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (relative.split(path.sep)[0] !== '..' && !path.isAbsolute(relative));
+}
