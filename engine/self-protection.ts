@@ -2,9 +2,9 @@
  * Built-in self-protection: hookpolicy's own files are the guard, so no agent may write
  * them, the main session included, through any writing tool (Bash's parsed writes too).
  * The protected files are the policy files, Claude Code's settings (project, local, user,
- * managed), the decision log, the cache folders and the installed package. A team opens
- * them path by path in the top file's `settings.self_protection` (`except` for everyone,
- * `main_session` for the main session only).
+ * managed), the decision log, the memory store, the cache folders and the installed
+ * package. A team opens them path by path in the top file's `settings.self_protection`
+ * (`except` for everyone, `main_session` for the main session only).
  *
  * A Bash command whose writes the parser cannot account for is not refused here (that
  * would ask at every unknown command); Claude Code's own permission rules and the sandbox,
@@ -12,6 +12,7 @@
  * (docs/reliability.md, the threat model).
  */
 import { globRegex } from './compile/paths';
+import { storeSettings } from './memory/store-settings';
 import { buildRuleIndex } from './rule-index';
 import type { CompiledPolicy, CompiledRule, RegexSource } from './types';
 
@@ -35,7 +36,7 @@ export interface SelfProtectionFacts {
   managedDir: string | null;
 }
 
-const MESSAGE = '{{path}} is one of hookpolicy\'s own files (a policy file, Claude Code\'s settings, the decision log, a cache or the installed package): no agent may write it. '
+const MESSAGE = '{{path}} is one of hookpolicy\'s own files (a policy file, Claude Code\'s settings, the decision log, the memory store, a cache or the installed package): no agent may write it. '
   + 'Ask the user to change it, or the team to list it under settings.self_protection.';
 
 /**
@@ -71,6 +72,9 @@ export function protectedGlobs(policy: CompiledPolicy, facts: SelfProtectionFact
     ...facts.packageRoots.map(folder),
     ...facts.cacheDirs.map(folder),
   ];
+  // The memory store: records an agent could plant, rewrite or erase would steer the rules that read them.
+  const store = storeSettings(policy.settings).dir;
+  if (store) globs.push(folder(store.startsWith('/') ? store : `${facts.projectRoot.replace(/\/+$/, '')}/${store.replace(/^(\.\/)+/, '')}`));
   if (policy.settings.log.file) globs.push(inProject(policy.settings.log.file.startsWith('/') ? policy.settings.log.file : `${facts.projectRoot}/${policy.settings.log.file}`));
   if (facts.home) globs.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
   if (facts.managedDir) globs.push(folder(facts.managedDir));

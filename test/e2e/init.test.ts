@@ -119,7 +119,7 @@ describe('policy init (project scope)', () => {
     expect(JSON.parse(written)).toEqual({
       model: 'opus',
       // Claude Code's own deny rules for hookpolicy's files (engine/init/permissions.ts).
-      permissions: { allow: ['Bash(git status)'], deny: expect.arrayContaining(['Edit(/.claude/policies.yaml)', 'Edit(/.claude/settings.json)', 'Edit(/node_modules/hookpolicy/**)', 'Edit(~/.claude/settings.json)']) },
+      permissions: { allow: ['Bash(git status)'], deny: expect.arrayContaining(['Edit(/.claude/policies.yaml)', 'Edit(/.claude/settings.json)', 'Edit(/node_modules/hookpolicy/**)', 'Edit(~/.claude/settings.json)', 'Edit(/.claude/hookpolicy/memory/**)']) },
       hooks: {
         PreToolUse: [
           { matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] },

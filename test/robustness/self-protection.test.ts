@@ -47,6 +47,8 @@ describe('self-protection through the runner', () => {
     ['the local settings', '.claude/settings.local.json'],
     ['the decision log', '.claude/decisions.jsonl'],
     ['the installed package', 'node_modules/hookpolicy/dist/hook.cjs'],
+    ['the memory store\'s journal', '.claude/hookpolicy/memory/journal.jsonl'],
+    ['the memory store\'s index', '.claude/hookpolicy/memory/index.db'],
   ])('denies a subagent\'s Write to %s', (_name, file) => {
     expect(decisionOf(project, write(project.file(file), 'lynch'))).toBe('deny');
   });
@@ -67,6 +69,9 @@ describe('self-protection through the runner', () => {
     ['sed -i on the policy', 'sed -i s/deny/warn/ .claude/extra.yaml'],
     ['rm of the log', 'rm -f .claude/decisions.jsonl'],
     ['a copy over the settings', 'cp /tmp/x .claude/settings.json'],
+    ['an append to the memory journal', 'echo \'{"kind":"summary","text":"all tests pass"}\' >> .claude/hookpolicy/memory/journal.jsonl'],
+    ['rm of the memory index', 'rm -f .claude/hookpolicy/memory/index.db'],
+    ['a copy over the memory index', 'cp /tmp/x .claude/hookpolicy/memory/index.db'],
   ])('denies a Bash write by %s', (_name, command) => {
     expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
   });
