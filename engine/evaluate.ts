@@ -10,6 +10,7 @@ import { isMainSession, resolveAgent } from './evaluate/agent';
 import { brokenReports } from './evaluate/broken';
 import { combineHits } from './evaluate/combine';
 import { checkAgents, checkPrompts, checkTools } from './evaluate/conditions';
+import { shouldRecord } from './evaluate/log-categories';
 import { evaluateRule, type RuleResult } from './evaluate/rule';
 import { EventScope } from './evaluate/scope';
 import { GUARDED_EVENT_BYTES, inputLimits, oversizedMessage, oversizedOutcome } from './evaluate/oversized';
@@ -116,7 +117,10 @@ function outOfTime(run: Run): Decision {
     ? `rules ${skipped.map((id) => `"${id}"`).join(', ')} answer ${[...outcomes].join(' or ')} (settings.oversized)`
     : 'no rule that denies, asks or blocks was left';
   decision.errors.push(diagnostic('input-oversized', `${why}; ${answered}`));
-  return Object.assign(decision, combineHits(decision.hits, run.protocol));
+  Object.assign(decision, combineHits(decision.hits, run.protocol));
+  // Out of time: the record lists the paths known without analysing anything more.
+  if (shouldRecord(decision, policy)) decision.paths = scope.touchedForRecord(false);
+  return decision;
 }
 
 /** One evaluation in progress: what evaluateFrom needs to go on after a rule that waited. */
@@ -163,9 +167,8 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
   }
   run.next = run.candidates.length;
   Object.assign(decision, combineHits(decision.hits, run.protocol));
-  // Only a policy that logs needs them: a shell command may have to be analysed for its paths.
-  const log = policy.settings.log;
-  if (log.file || log.webhook) decision.paths = scope.touchedForRecord(decision.hits.length > 0);
+  // Only a decision the log records needs them: a shell command may have to be analysed for its paths.
+  if (shouldRecord(decision, policy)) decision.paths = scope.touchedForRecord(true);
   return decision;
 }
 

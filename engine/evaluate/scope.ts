@@ -166,12 +166,12 @@ export class EventScope {
 
   /**
    * Every path the call touches, for the decision log: the tool's paths, or the files a
-   * shell command writes (analysed now, if no rule needed them, only when `decided`: a
-   * rule fired; [] when the analysis fails).
+   * shell command writes (analysed now if no rule needed them, unless `analyse` is false:
+   * then only what is known already; [] when the analysis fails).
    */
-  touchedForRecord(decided: boolean): string[] {
+  touchedForRecord(analyse: boolean): string[] {
     if (this.tool === null || !SHELL_TOOLS.has(this.tool)) return this.touched;
-    if (!this.shellCache && !decided) return [];
+    if (!this.shellCache && !analyse) return [];
     try {
       return this.shellTouched.views.map((v) => v.path);
     } catch {

@@ -148,6 +148,21 @@ describe('an allow rule approves a call only when its paths cover every path the
     const regexRule = compiledRule({ id: 'no-rm', tools: toolFilter('Bash'), command: [{ source: 'rm', flags: '' }] });
     expect((await evaluate(compiledPolicy([regexRule]), bash('rm "$X"'), memoryContext())).paths).toBeUndefined();
   });
+
+  test('every recorded decision lists the written paths, whatever its outcome; one the log skips is not analysed', async () => {
+    const rule = compiledRule({ id: 'no-src', tools: toolFilter('Bash'), paths: pathFilter({ deny: ['src/**'] }), bypasses: [0] });
+    const bypasses = [{ env: 'GUARD', values: ['off'], source: { file: 'policy.yaml', line: 1, column: 1 } }];
+    const command = bash('echo a > src/a.ts && cp src/a.ts docs/b.md');
+    const logged = (record: string[]) => compiledPolicy([rule], { log: { file: 'log.jsonl', webhook: null, record }, bypasses });
+    // Bypassed: no rule fired, yet the record says what the command writes (before: []).
+    const off = await evaluate(logged(['bypass']), command, memoryContext({}, { GUARD: 'off' }));
+    expect({ outcome: off.outcome, bypass: off.bypass?.rules, paths: off.paths }).toEqual({ outcome: 'none', bypass: ['no-src'], paths: ['src/a.ts', 'docs/b.md'] });
+    // Nothing fired, and log.record asks for such decisions too.
+    const quiet = await evaluate(logged(['none']), bash('echo a > lib/a.ts'), memoryContext());
+    expect({ outcome: quiet.outcome, paths: quiet.paths }).toEqual({ outcome: 'none', paths: ['lib/a.ts'] });
+    // The same decision with a log.record that skips it: the command is not analysed for the log.
+    expect((await evaluate(logged(['deny']), bash('echo a > "$X"'), memoryContext({}, { GUARD: 'off' }))).paths).toBeUndefined();
+  });
 });
 
 describe('commands whose effect is not known are not checkable', () => {

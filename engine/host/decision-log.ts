@@ -6,11 +6,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { diagnostic, formatDiagnostic } from '../diagnostics';
-import type { CompiledPolicy, Decision, Diagnostic, HookEvent, RuleHit } from '../types';
+import type { CompiledPolicy, Decision, Diagnostic, HookEvent } from '../types';
 import { sendWebhook, type SendWebhookOptions } from './webhook';
 import { isoTime } from './iso-time';
 import { openLogForAppend } from './log-file';
 import { redactPatterns, redactRecord } from './redact';
+import { loggedHits, shouldRecord } from '../evaluate/log-categories';
+
+export { logCategories, shouldRecord } from '../evaluate/log-categories';
 
 /** One line of the decision log. */
 export interface DecisionRecord {
@@ -30,30 +33,6 @@ export interface DecisionRecord {
   errors?: string[];
   /** The files the policy was built from. */
   policy: string[];
-}
-
-/**
- * The categories a decision falls in, as named by `log.record`; rules with `log: false`
- * do not count. Empty when only such rules fired.
- * @example logCategories(denyDecision, policy) // ['deny', 'warn']
- */
-export function logCategories(decision: Decision, policy: CompiledPolicy): string[] {
-  const hits = loggedHits(decision.hits, policy);
-  const decided = loggedHits(decision.decidedBy, policy);
-  const categories: string[] = [];
-  if (decision.outcome !== 'none' && decided.length > 0) categories.push(decision.outcome);
-  if (hits.some((h) => h.outcome === 'warn')) categories.push('warn');
-  if (hits.some((h) => h.outcome === 'context')) categories.push('context');
-  if (decision.bypass) categories.push('bypass');
-  if (decision.errors.some((e) => e.severity === 'error')) categories.push('error');
-  const silent = decision.hits.length > 0 || decision.outcome !== 'none';
-  if (categories.length === 0 && !silent) categories.push('none');
-  return categories;
-}
-
-/** True when `log.record` asks for this decision. */
-export function shouldRecord(decision: Decision, policy: CompiledPolicy): boolean {
-  return logCategories(decision, policy).some((c) => policy.settings.log.record.includes(c));
 }
 
 /**
@@ -133,7 +112,7 @@ export interface RecordDecisionOptions {
 export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
   const { decision, event, policy, projectRoot } = options;
   const log = policy.settings.log;
-  if ((!log.file && !log.webhook) || !shouldRecord(decision, policy)) return [];
+  if (!shouldRecord(decision, policy)) return [];
   const record = redactRecord(buildDecisionRecord(decision, event, policy, options.now), redactPatterns(log));
   const problems: Diagnostic[] = [];
   if (log.file) {
@@ -145,9 +124,4 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
     if (problem) problems.push(problem);
   }
   return problems;
-}
-
-function loggedHits(hits: readonly RuleHit[], policy: CompiledPolicy): RuleHit[] {
-  const silent = new Set(policy.rules.filter((r) => r.log === false).map((r) => r.id));
-  return hits.filter((h) => !silent.has(h.id));
 }
