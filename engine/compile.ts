@@ -12,6 +12,7 @@ import { isObject } from './compile/context';
 import { compileRule } from './compile/rule';
 import { compileRegex } from './compile/regex';
 import { compileSettings, coveringBypasses, redactPatternsOf } from './compile/settings';
+import { checkWebhookBody } from './compile/webhook-body';
 
 export { globRegex } from './compile/paths';
 export { wildcardRegex } from './compile/patterns';
@@ -68,6 +69,9 @@ export function compilePolicy(files: LoadedFile[], earlier: readonly PlacedDiagn
     const from = diagnostics.length;
     for (const [pattern, i] of redactPatternsOf(file)) compileRegex(ctx, pattern, '', toPointer(['settings', 'log', 'redact', i]));
     place(from, file.file, '/settings/log/redact');
+    const bodyFrom = diagnostics.length;
+    checkWebhookBody(ctx);
+    place(bodyFrom, file.file, '/settings/log/webhook/body');
   }
 
   const breakage = sortBreakage(placed, files);

@@ -64,7 +64,8 @@ export interface RawSettings {
   bypass?: { env: string; values?: string[] };
   log?: {
     file?: string | false;
-    webhook?: { url: string; timeout_ms?: number; headers?: Record<string, string> };
+    /** `body`: the JSON to POST instead of the record, its strings templates over the decision. */
+    webhook?: { url: string; timeout_ms?: number; headers?: Record<string, string>; body?: Record<string, unknown> };
     record?: Array<Outcome | 'none' | 'error' | 'bypass'>;
     /** Extra regular expressions redacted from decision-log records. */
     redact?: string[];
@@ -200,10 +201,14 @@ export interface CompiledBypass {
   source: SourceLocation;
 }
 
+/** A JSON value, as a webhook body holds it. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
 export interface CompiledLog {
   /** Project-relative or absolute path of the JSONL file; null when no file log. */
   file: string | null;
-  webhook: { url: string; timeoutMs: number; headers: Record<string, string> } | null;
+  /** `body`: what is POSTed instead of the record (absent: the record), see render/webhook-body.ts. */
+  webhook: { url: string; timeoutMs: number; headers: Record<string, string>; body?: { [key: string]: JsonValue } } | null;
   record: string[];
   /** Extra redaction patterns from every file (optional so older artefacts stay valid). */
   redact?: string[];

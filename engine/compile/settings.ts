@@ -2,7 +2,7 @@
  * Merges `settings` over all files (highest precedence first, then gaps filled) and collects
  * each file's bypass switch.
  */
-import type { CompiledBypass, CompiledLog, CompiledSettings, LoadedFile } from '../types';
+import type { CompiledBypass, CompiledLog, CompiledSettings, JsonValue, LoadedFile } from '../types';
 import { isObject } from './context';
 import { firstDefined, precedenceOrder } from './precedence';
 import { inputLimitSettings } from '../evaluate/oversized';
@@ -79,6 +79,7 @@ function compileLog(ordered: readonly LoadedFile[]): CompiledLog {
           url: webhook.url,
           timeoutMs: typeof webhook.timeout_ms === 'number' ? webhook.timeout_ms : 1000,
           headers: isObject(webhook.headers) ? stringRecord(webhook.headers) : {},
+          ...(isObject(webhook.body) ? { body: webhook.body as { [key: string]: JsonValue } } : {}),
         }
       : null,
     record: Array.isArray(record) ? record.map(String) : [...DEFAULT_RECORD],

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { EventEmitter } from 'events';
 import { diagnostic } from '../diagnostics';
 import type { CompiledPolicy, CompiledRule, Decision, Outcome, RuleHit } from '../types';
-import { buildDecisionRecord, logCategories, recordDecision } from './decision-log';
+import { buildDecisionRecord, logCategories, recordDecision, webhookBody } from './decision-log';
 
 const at = { file: '/p/.claude/policies.yaml', line: 1, column: 1 };
 
@@ -151,5 +151,45 @@ describe('recordDecision', () => {
     expect(recordDecision({ decision: deny, event: { hook_event_name: 'PreToolUse' }, policy: p, projectRoot: root, now, webhookSender: '/x/s.cjs', spawn: fakeSpawn, spool: null })).toEqual([]);
     expect(calls).toEqual([[process.execPath, ['/x/s.cjs'], expect.objectContaining({ stdio: ['pipe', 'ignore', 'ignore'] })]]);
     expect(JSON.parse(written[0]).record.rules).toEqual(['d1', 'd2']);
+  });
+});
+
+describe('webhookBody', () => {
+  const now = new Date('2026-01-02T03:04:05.000Z');
+  const event = { hook_event_name: 'PreToolUse', session_id: 'sess-1', tool_name: 'Bash', cwd: '/p/app', tool_input: { command: 'DB_PASSWORD=hunter2 npm test' } };
+  const record = buildDecisionRecord({ ...deny, paths: ['.env', 'b'] }, event, policy(rules), now);
+
+  it('renders the API\'s shape over the decision (seed 004)', () => {
+    const body = {
+      status: 'denied', agentName: '{{agent}}', toolName: '{{tool}}', eventType: '{{event}}', summary: '{{reason}}',
+      details: { rule: '{{rule}}', rules: '{{rules}}', files: ['{{path}}', '{{paths}}'], at: '{{time}}', session: '{{session}}', where: '{{project}} {{cwd}}', outcome: '{{outcome}}' },
+      attempt: 1,
+    };
+    expect(webhookBody(body, record, event, '/p/app/', [])).toEqual({
+      status: 'denied', agentName: 'ba', toolName: 'Write', eventType: 'PreToolUse', summary: 'msg d1\nmsg d2',
+      details: { rule: 'd1', rules: 'd1, d2', files: ['.env', '.env, b'], at: '2026-01-02T03:04:05.000Z', session: 'sess-1', where: 'app /p/app', outcome: 'deny' },
+      attempt: 1,
+    });
+  });
+
+  it('redacts each value, what a template glues to it, and the team\'s own patterns', () => {
+    const body = { plain: '{{command}}', glued: 'cmd={{command}}', ticket: 'see TICKET-1234 for {{agent}}' };
+    expect(webhookBody(body, record, event, '/p', ['TICKET-\\d+'])).toEqual({
+      plain: 'DB_PASSWORD=[REDACTED] npm test', glued: 'cmd=DB_PASSWORD=[REDACTED] npm test', ticket: 'see [REDACTED] for ba',
+    });
+  });
+
+  it('is what recordDecision queues for the webhook, whose envelope keeps no template', () => {
+    const spool = fs.mkdtempSync(path.join(os.tmpdir(), 'spool-'));
+    try {
+      fs.writeFileSync(path.join(spool, 'sender.lock'), '1');
+      const webhook = { url: 'http://127.0.0.1:1/hook', timeoutMs: 500, headers: {}, body: { status: 'denied', agentName: '{{agent}}', files: '{{paths}}' } };
+      expect(recordDecision({ decision: { ...deny, paths: ['.env', 'b'] }, event, policy: policy(rules, { file: null, webhook }), projectRoot: spool, now, spool })).toEqual([]);
+      const queued = fs.readdirSync(spool).filter((n) => n.endsWith('.rec'));
+      const envelope = JSON.parse(fs.readFileSync(path.join(spool, queued[0]), 'utf8'));
+      expect(envelope).toEqual({ webhook: { url: 'http://127.0.0.1:1/hook', timeoutMs: 500, headers: {} }, record: { status: 'denied', agentName: 'ba', files: '.env, b' } });
+    } finally {
+      fs.rmSync(spool, { recursive: true, force: true });
+    }
   });
 });

@@ -6,11 +6,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { diagnostic, formatDiagnostic } from '../diagnostics';
-import type { CompiledPolicy, Decision, Diagnostic, HookEvent } from '../types';
+import type { CompiledPolicy, Decision, Diagnostic, HookEvent, JsonValue } from '../types';
 import { sendWebhook, type SendWebhookOptions } from './webhook';
 import { isoTime } from './iso-time';
 import { openLogForAppend } from './log-file';
-import { redactPatterns, redactRecord } from './redact';
+import { redactPatterns, redactRecord, redactText } from './redact';
+import { renderWebhookBody } from '../render/webhook-body';
 import { loggedHits, shouldRecord } from '../evaluate/log-categories';
 
 export { logCategories, shouldRecord } from '../evaluate/log-categories';
@@ -120,8 +121,38 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
     if (problem) problems.push(problem);
   }
   if (log.webhook) {
-    const problem = sendWebhook(log.webhook, record, { senderPath: options.webhookSender, spawn: options.spawn, env: options.env, spool: options.spool });
+    const { body, ...webhook } = log.webhook;
+    const payload = body ? webhookBody(body, record, event, projectRoot, redactPatterns(log)) : record;
+    const problem = sendWebhook(webhook, payload, { senderPath: options.webhookSender, spawn: options.spawn, env: options.env, spool: options.spool });
     if (problem) problems.push(problem);
   }
   return problems;
+}
+
+/**
+ * `log.webhook.body` rendered over a (redacted) record and the event's command. Each value
+ * is redacted before it is placed and the whole body after, so a template that glues a
+ * value to a name (`"cmd={{command}}"`) cannot carry a secret out.
+ * @example webhookBody({ status: 'denied', agentName: '{{agent}}' }, record, event, '/p', []) // { status: 'denied', agentName: 'lynch' }
+ */
+export function webhookBody(body: { [key: string]: JsonValue }, record: DecisionRecord, event: HookEvent, projectRoot: string, patterns: readonly string[]): JsonValue {
+  const input = event.tool_input;
+  const command = input !== null && typeof input === 'object' ? (input as Record<string, unknown>).command : undefined;
+  const values = new Map<string, string>([
+    ['outcome', record.outcome],
+    ['rule', record.rules[0] ?? ''],
+    ['rules', record.rules.join(', ')],
+    ['reason', record.reason ?? ''],
+    ['agent', record.agent ?? ''],
+    ['tool', record.tool ?? ''],
+    ['event', record.event],
+    ['path', record.paths[0] ?? ''],
+    ['paths', record.paths.join(', ')],
+    ['command', typeof command === 'string' ? redactText(command, patterns) : ''],
+    ['session', record.session_id ?? ''],
+    ['time', record.time],
+    ['project', path.basename(projectRoot.replace(/[\\/]+$/, ''))],
+    ['cwd', typeof event.cwd === 'string' ? redactText(event.cwd, patterns) : ''],
+  ]);
+  return redactRecord(renderWebhookBody(body, (name) => values.get(name)), patterns);
 }

@@ -11,7 +11,8 @@ import { enqueueRecord, senderAlive, spoolDirectory } from './webhook-spool';
 
 /** What the sender POSTs: one record and where to. */
 export interface WebhookEnvelope {
-  webhook: NonNullable<CompiledLog['webhook']>;
+  /** Where to: the body template stays behind (what it rendered is the record). */
+  webhook: Omit<NonNullable<CompiledLog['webhook']>, 'body'>;
   record: unknown;
 }
 
