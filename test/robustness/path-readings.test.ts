@@ -26,26 +26,35 @@ describe('secrets are judged by the file that would be opened', () => {
   });
   afterAll(() => project.remove());
 
-  it.each([
-    ['a dangling link to .env (Write)', 'notes.txt'],
-    ['a dangling link into .git (Write)', 'docs-hook'],
-    ['a trailing dot', '.env.'],
-    ['a trailing space', '.env '],
-    ['the default data stream', '.env::$DATA'],
-    ['a named stream of a folder', '.git::$INDEX_ALLOCATION/config'],
-    ['a long s for s (case folding)', '.\u017Fsh/authorized_keys'],
-    ['a Kelvin sign for k', 'server.\u212Aey'],
-    ['a dotless i', 'credent\u0131als.json'],
-    ['a zero-width space', '.e\u200Bnv'],
-    ['upper case', 'ID_RSA'],
-    ['NFD', 'credentials-cafe\u0301.json'],
-  ])('%s: %j is denied', (_name, file) => {
-    expect(outcome(pre('Write', { file_path: project.file(file), content: 'x' }, project))).toBe('deny');
+  describe('dangling symlinks: judged by the file a write through them creates', () => {
+    it.each([
+      ['a dangling link to .env (Write)', 'notes.txt'],
+      ['a dangling link into .git (Write)', 'docs-hook'],
+    ])('%s: %j is denied', (_name, file) => {
+      expect(outcome(pre('Write', { file_path: project.file(file), content: 'x' }, project))).toBe('deny');
+    });
+
+    it('a dangling link to .env written through Bash', () => {
+      expect(outcome(pre('Bash', { command: 'echo API_KEY=1 > notes.txt' }, project))).toBe('deny');
+      expect(fs.existsSync(project.file('.env'))).toBe(false);
+    });
   });
 
-  it('a dangling link to .env written through Bash', () => {
-    expect(outcome(pre('Bash', { command: 'echo API_KEY=1 > notes.txt' }, project))).toBe('deny');
-    expect(fs.existsSync(project.file('.env'))).toBe(false);
+  describe('names a case-insensitive or Windows file system opens as a secret file', () => {
+    it.each([
+      ['a trailing dot', '.env.'],
+      ['a trailing space', '.env '],
+      ['the default data stream', '.env::$DATA'],
+      ['a named stream of a folder', '.git::$INDEX_ALLOCATION/config'],
+      ['a long s for s (case folding)', '.\u017Fsh/authorized_keys'],
+      ['a Kelvin sign for k', 'server.\u212Aey'],
+      ['a dotless i', 'credent\u0131als.json'],
+      ['a zero-width space', '.e\u200Bnv'],
+      ['upper case', 'ID_RSA'],
+      ['NFD', 'credentials-cafe\u0301.json'],
+    ])('%s: %j is denied', (_name, file) => {
+      expect(outcome(pre('Write', { file_path: project.file(file), content: 'x' }, project))).toBe('deny');
+    });
   });
 });
 
