@@ -26,6 +26,10 @@ function expectDecision(project: TempProject, event: Record<string, unknown>, ex
   });
 }
 
+const secret: Expected = { outcome: 'deny', rule: 'guard-no-secret-writes' };
+const git: Expected = { outcome: 'deny', rule: 'guard-no-git-internals' };
+const npmrc: Expected = { outcome: 'ask', rule: 'guard-ask-npmrc' };
+
 describe('security-guard: files', () => {
   let project: TempProject;
   beforeAll(() => {
@@ -33,8 +37,6 @@ describe('security-guard: files', () => {
   });
   afterAll(() => project.remove());
 
-  const secret: Expected = { outcome: 'deny', rule: 'guard-no-secret-writes' };
-  const git: Expected = { outcome: 'deny', rule: 'guard-no-git-internals' };
   const envRead: Expected = { outcome: 'deny', rule: 'guard-no-env-reads' };
 
   /** [name, fixture, replacement path (<root>-relative or absolute) or null, tool override, expected, {{path}}] */
@@ -57,7 +59,7 @@ describe('security-guard: files', () => {
     ['Write config/credentials.prod.json', 'write-credentials-json', null, null, secret, 'config/credentials.prod.json'],
     ['Write .netrc outside the project', 'write-pem', '/home/dev/.netrc', null, secret, '/home/dev/.netrc'],
     ['NotebookEdit of a .env (notebook_path)', 'write-env', null, 'NotebookEdit', secret, '.env'],
-    ['Write .npmrc asks', 'write-npmrc', null, null, { outcome: 'ask', rule: 'guard-ask-npmrc' }, '.npmrc'],
+    ['Write .npmrc asks', 'write-npmrc', null, null, npmrc, '.npmrc'],
     ['Edit .git/config', 'edit-git-config', null, null, git, '.git/config'],
     ['Write .git/hooks/pre-commit', 'edit-git-config', '<root>/.git/hooks/pre-commit', 'Write', git, '.git/hooks/pre-commit'],
     ['Write vendor/lib/.git (submodule link)', 'edit-git-config', '<root>/vendor/lib/.git', 'Write', git, 'vendor/lib/.git'],
@@ -229,10 +231,6 @@ describe('security-guard: secret files written through Bash', () => {
     project = makeProject(POLICY);
   });
   afterAll(() => project.remove());
-
-  const secret: Expected = { outcome: 'deny', rule: 'guard-no-secret-writes' };
-  const git: Expected = { outcome: 'deny', rule: 'guard-no-git-internals' };
-  const npmrc: Expected = { outcome: 'ask', rule: 'guard-ask-npmrc' };
 
   /** [command, expected, {{path}}: the first written path the rule caught] */
   const rows: Array<[string, Expected, string]> = [
