@@ -7,7 +7,7 @@
 //
 // The code cache (Node 20 has no module.enableCompileCache): while the hook runs,
 // Module.prototype._compile is wrapped so that the bundle (and dist/compile.cjs on a
-// policy cache miss), the chunks beside it (dist/shell.cjs, dist/regex-safety.cjs) and any dependency
+// policy cache miss), the chunks beside it (dist/shell.cjs, dist/regex-safety.cjs, dist/memory.cjs) and any dependency
 // it requires lazily from node_modules (jsonata, picomatch, the shell parser), is compiled by
 // vm.Script with `cachedData` read from <cache dir>/v8-<module>-<key>.cache, one file per
 // module: <module> names the file, <key> its size and mtime, the Node version and arch, so

@@ -15,6 +15,7 @@ import { evaluateRule, type RuleResult } from './evaluate/rule';
 import { EventScope } from './evaluate/scope';
 import { GUARDED_EVENT_BYTES, inputLimits, oversizedMessage, oversizedOutcome } from './evaluate/oversized';
 import { setMatchBudget } from './evaluate/regex';
+import { DEFAULT_PRIVACY } from './memory/privacy';
 import { callWithin, TIMED_OUT } from './evaluate/watchdog';
 
 /**
@@ -41,6 +42,7 @@ export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: Evalu
   const limits = inputLimits(policy.settings);
   scope.maxInputBytes = limits.maxBytes;
   scope.oversizedSetting = limits.outcome;
+  scope.privacy = policy.settings.memory?.privacy ?? DEFAULT_PRIVACY;
   const decision: Decision = {
     event: scope.eventName,
     agent,
@@ -159,11 +161,12 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
       return result.then((settled) => {
         run.slow = true;
         record(decision, settled);
-        return evaluateFrom(run, next);
+        return evaluateFrom(run, stopsChain(rule, settled) ? skipRest(run, next, rule.id) : next);
       });
     }
     if (!run.slow) run.slow = rule.onlyIfExists !== null || rule.lets.length > 0 || rule.requires.length > 0;
     record(decision, result);
+    if (stopsChain(rule, result)) k = skipRest(run, k + 1, rule.id) - 1;
   }
   run.next = run.candidates.length;
   Object.assign(decision, combineHits(decision.hits, run.protocol));
@@ -176,6 +179,22 @@ function record(decision: Decision, result: RuleResult): void {
   decision.trace.push(result.trace);
   if (result.hit) decision.hits.push(result.hit);
   if (result.trace.error) decision.errors.push(result.trace.error);
+  if (result.records && result.records.length > 0) (decision.records ??= []).push(...result.records);
+  if (result.trace.dropped) decision.droppedRecords = (decision.droppedRecords ?? 0) + result.trace.dropped;
+}
+
+/** A `final` rule that fired with deny or block: later rules are not evaluated (they add no context, warning or record). */
+function stopsChain(rule: CompiledRule, result: RuleResult): boolean {
+  return rule.final === true && result.hit !== null && (result.hit.outcome === 'deny' || result.hit.outcome === 'block');
+}
+
+/** Traces the candidates from `from` on as not evaluated because `by` stopped the chain; returns where the loop ends. */
+function skipRest(run: Run, from: number, by: string): number {
+  for (let k = from; k < run.candidates.length; k++) {
+    const rule = run.policy.rules[run.candidates[k]];
+    run.decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'final', detail: `not evaluated: rule "${by}" stopped the chain (final)` } });
+  }
+  return run.candidates.length;
 }
 
 /** Records the rule as bypassed when one of its switches' variables holds one of that switch's values. */

@@ -72,6 +72,8 @@ export interface RawSettings {
   };
   /** Overall deadline for one evaluation, in ms. */
   deadline_ms?: number;
+  /** The project's memory store: where it lives, how long records stay, what is never recorded. */
+  memory?: { store?: string | false; retention_days?: number; max_records?: number; privacy?: string[] };
 }
 
 export interface RawAgents {
@@ -85,11 +87,34 @@ export interface RawLet {
   newest?: string;
   file?: string;
   expr?: string;
+  /** Store-reading kinds: how many records of a kind, the last one, recent session summaries, a search, this session's summary or metrics. */
+  count?: string;
+  last?: string;
+  summaries?: number;
+  search?: string;
+  summary?: 'session';
+  metrics?: 'session';
+  /** Which records `count` and `last` read (default session). */
+  scope?: MemoryScope;
+  since_minutes?: number;
+  /** `last`: the oldest record instead of the newest. */
+  first?: boolean;
+  budget_tokens?: number;
+  limit?: number;
+  min_relevance?: number;
   extract?: string;
   /** Dotted path of a field when the file is JSON. */
   field?: string;
   max_bytes?: number;
   optional?: boolean;
+}
+
+/** One `record` action as written: templated kind, text and fields; importance a number or a template. */
+export interface RawRecord {
+  kind: string;
+  text: string;
+  importance?: number | string;
+  fields?: Record<string, string>;
 }
 
 export interface RawRequirement {
@@ -112,6 +137,10 @@ export interface RawRule {
   let?: Record<string, RawLet>;
   require?: RawRequirement[];
   log?: boolean;
+  /** Observations the rule stores when it fires, beside or instead of an outcome. */
+  record?: RawRecord | RawRecord[];
+  /** Once the rule fires with deny or block, later rules are not evaluated. */
+  final?: boolean;
   /** What a Bash/PowerShell rule with `paths` does when the command's written paths cannot be determined (default ask). */
   unparsable?: UnparsableOutcome;
   deny?: string;
@@ -193,6 +222,17 @@ export interface CompiledSettings {
   oversized?: UnparsableOutcome;
   /** `max_input_bytes`: the longest command or path the runner analyses (absent: 16384). */
   maxInputBytes?: number;
+  /** `memory`: the store (dir null = off), its retention, and the privacy globs records must not match (absent in artefacts from before it). */
+  memory?: CompiledMemorySettings;
+}
+
+export interface CompiledMemorySettings {
+  /** Project-relative or absolute folder of the store; null when `store: false`. */
+  dir: string | null;
+  retentionDays: number;
+  maxRecords: number;
+  /** Globs (`*` any characters, case-insensitive, whole text): a record whose text or a field matches one is dropped. */
+  privacy: string[];
 }
 
 export interface CompiledBypass {
@@ -240,15 +280,43 @@ export interface RegexSource {
   allOf?: string[];
 }
 
+export type LetKind = 'newest' | 'file' | 'expr' | MemoryLetKind;
+/** The lets that read the memory store (through Facts.memory). */
+export type MemoryLetKind = 'count' | 'last' | 'summaries' | 'search' | 'summary' | 'metrics';
+
 export interface CompiledLet {
   name: string;
-  kind: 'newest' | 'file' | 'expr';
-  /** Templated glob/path, or the jsonata expression for kind 'expr'. */
+  kind: LetKind;
+  /**
+   * Templated glob/path, the jsonata expression for 'expr', the record kind for 'count' and
+   * 'last', the query template for 'search', 'session' for 'summary' and 'metrics', the
+   * limit (as text) for 'summaries'.
+   */
   target: string;
   extract: RegexSource | null;
   field: string | null;
   maxBytes: number;
   optional: boolean;
+  /** The store-reading kinds' options (absent for the others). */
+  memory?: CompiledMemoryQuery;
+}
+
+export interface CompiledMemoryQuery {
+  scope: MemoryScope;
+  sinceMinutes?: number;
+  first?: boolean;
+  limit?: number;
+  budgetTokens?: number;
+  minRelevance?: number;
+}
+
+/** A rule's `record` action, compiled: templates kept as text, a static importance as a number. */
+export interface CompiledRecord {
+  kind: string;
+  text: string;
+  /** A number in [0, 1], or a template that renders to one. */
+  importance: number | string;
+  fields: Record<string, string>;
 }
 
 export interface CompiledRequirement {
@@ -283,7 +351,8 @@ export interface CompiledRule {
   onlyIfExists: string | null;
   lets: CompiledLet[];
   requires: CompiledRequirement[];
-  outcome: Outcome;
+  /** null: the rule only records (it has `record` and no outcome). */
+  outcome: Outcome | null;
   message: string;
   /** Indices into settings.bypasses of the switches that turn this rule off: its own file's and every includer's. */
   bypasses: number[];
@@ -292,6 +361,12 @@ export interface CompiledRule {
   unparsable?: UnparsableOutcome;
   /** Built-in rules only: 'main' = the main session alone (no agent identity), 'agents' = every other agent. */
   actors?: 'main' | 'agents';
+  /** What the rule records when it fires (absent when it records nothing). */
+  records?: CompiledRecord[];
+  /** `final: true`: once the rule fires with deny or block, later rules are not evaluated. */
+  final?: true;
+  /** `when` names a let (`$name`): lets are computed before `when`, and bound in it. */
+  letsFirst?: true;
 }
 
 /** Which rules can apply to an event and tool, in rule order, without scanning all rules. */
@@ -447,6 +522,8 @@ export interface RuleTrace {
   requirements?: RequirementCheck[];
   values?: Record<string, string>;
   error?: Diagnostic;
+  /** How many of the rule's records the privacy filter dropped (absent when none). */
+  dropped?: number;
 }
 
 export type FinalOutcome = 'deny' | 'ask' | 'allow' | 'block' | 'none';

@@ -98,9 +98,18 @@ describe('validatePolicyFile', () => {
     ['several outcomes, at the id', rule('    deny: a', '    warn: b'),
       { at: 'outcome-multiple 3:9', message: 'Rule "r1" has 2 outcomes (deny, warn)' }],
     ['let without a kind', rule('    let: { v: { extract: x } }', '    deny: x'),
-      { at: 'schema-required 5:15', message: 'let value "v" needs one of: newest, file, expr' }],
+      { at: 'schema-required 5:15', message: 'let value "v" needs one of: newest, file, expr, count, last, summaries, search, summary, metrics' }],
     ['let with two kinds, at the second kind key', rule('    let: { v: { newest: a, expr: b } }', '    deny: x'),
       { at: 'schema-invalid 5:28' }],
+    ['a let option its kind does not take, at the key', rule('    let: { v: { search: "{{prompt}}", scope: agent } }', '    context: x'),
+      { at: 'let-option-invalid 5:39', message: 'let value "v" (search) does not take scope' }],
+    ['a file option on a store-reading let', rule('    let: { v: { count: test-fail, extract: x } }', '    context: x'),
+      { at: 'let-option-invalid 5:35' }],
+    ['an unknown let scope', rule('    let: { v: { count: test-fail, scope: team } }', '    context: x'),
+      { at: 'schema-enum 5:42' }],
+    ['a rule with neither outcome nor record', rule('    when: x'), { at: 'outcome-missing 3:9' }],
+    ['a record without text', rule('    record: { kind: x }'), { at: 'schema-required 5:13' }],
+    ['an unknown key in a record of a list', rule('    record: [{ kind: x, text: y, weight: 1 }]'), { at: 'schema-unknown-key 5:34' }],
   ])('%s', (_name, text, expected) => {
     const diagnostics = validate(text);
     expect(diagnostics).toHaveLength(1);

@@ -3,7 +3,7 @@
  */
 import { EVENT_NAMES } from '../protocol';
 import { OUTCOMES } from '../types';
-import type { CompiledRule, Outcome, RegexSource, UnparsableOutcome } from '../types';
+import type { CompiledLet, CompiledRule, Outcome, RegexSource, UnparsableOutcome } from '../types';
 import { toPointer } from '../load/source-map';
 import { didYouMean } from '../validate/suggest';
 import type { AgentDirectory } from './agents';
@@ -14,6 +14,7 @@ import { compileLets, compileRequires } from './lets';
 import { compileMatch } from './match';
 import { compilePaths } from './paths';
 import { compilePrompts } from './prompts';
+import { compileRecords } from './record';
 import { compileRegex } from './regex';
 import { checkTemplate } from './templates';
 import { compileTools } from './tools';
@@ -26,9 +27,11 @@ const KNOWN_EVENTS = new Set(EVENT_NAMES);
  */
 export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, index: number, agents: AgentDirectory, bypasses: number[]): CompiledRule {
   const p = (...rest: Array<string | number>) => toPointer(['rules', index, ...rest]);
-  const outcome = OUTCOMES.find((o) => typeof raw[o] === 'string') ?? 'warn';
-  const message = typeof raw[outcome] === 'string' ? (raw[outcome] as string) : '';
-  checkTemplate(ctx, message, p(outcome));
+  const records = compileRecords(ctx, raw.record, index);
+  // A rule with `record` and no outcome only records; one with neither is reported by the schema checks.
+  const outcome = OUTCOMES.find((o) => typeof raw[o] === 'string') ?? (records ? null : 'warn');
+  const message = outcome !== null && typeof raw[outcome] === 'string' ? (raw[outcome] as string) : '';
+  if (outcome !== null) checkTemplate(ctx, message, p(outcome));
   const onlyIfExists = typeof raw.only_if_exists === 'string' ? raw.only_if_exists : null;
   if (onlyIfExists !== null) checkTemplate(ctx, onlyIfExists, p('only_if_exists'));
   const when = typeof raw.when === 'string' ? raw.when : null;
@@ -57,11 +60,28 @@ export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, i
   };
   if (typeof raw.description === 'string') rule.description = raw.description;
   if (rule.paths) rule.unparsable = unparsableOutcome(raw.unparsable, outcome);
+  // Optional keys are set only when used: a rule without them compiles (and is cached) as before.
+  if (records) rule.records = records;
+  if (raw.final === true) rule.final = true;
+  if (when !== null && whenNamesLet(when, rule.lets)) rule.letsFirst = true;
   return rule;
 }
 
+/**
+ * Whether a `when` expression names one of the lets (`$name`, or a sub-value `$name_path`):
+ * then the lets are computed first and bound in it.
+ * @example whenNamesLet('$fails >= 3', [failsLet]) // true
+ */
+export function whenNamesLet(when: string, lets: readonly CompiledLet[]): boolean {
+  if (lets.length === 0) return false;
+  for (const m of when.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    if (lets.some((l) => m[1] === l.name || m[1].startsWith(`${l.name}_`))) return true;
+  }
+  return false;
+}
+
 /** A rule that can refuse asks when a command cannot be checked; one that only informs stays out of the way. */
-function unparsableOutcome(written: unknown, outcome: Outcome): UnparsableOutcome {
+function unparsableOutcome(written: unknown, outcome: Outcome | null): UnparsableOutcome {
   if (written === 'deny' || written === 'ask' || written === 'allow' || written === 'ignore') return written;
   return outcome === 'deny' || outcome === 'ask' || outcome === 'block' ? 'ask' : 'ignore';
 }

@@ -9,7 +9,18 @@ describe('settings', () => {
       log: { file: null, webhook: null, record: ['deny', 'ask', 'block', 'allow', 'warn', 'context', 'bypass', 'error'], redact: [] },
       deadlineMs: 5000,
       selfProtection: { except: [], mainSession: [] },
+      memory: { dir: '.claude/hookpolicy/memory', retentionDays: 90, maxRecords: 20000, privacy: ['*.env', '*password*', '*secret*', '*api_key*'] },
     });
+  });
+
+  test('memory: each key from the top file that gives it; store false turns the store off; privacy [] turns the filter off', () => {
+    const policy = compiled(build({
+      'p.yaml': lines('version: 1', 'include: [inc.yaml]', 'settings:', '  memory: { retention_days: 7, privacy: [] }'),
+      'inc.yaml': lines('version: 1', 'settings:', '  memory: { store: .mem, retention_days: 30, max_records: 500 }'),
+    }));
+    expect(policy.settings.memory).toEqual({ dir: '.mem', retentionDays: 7, maxRecords: 500, privacy: [] });
+    const off = compiled(build({ 'p.yaml': lines('version: 1', 'settings:', '  memory: { store: false }') }));
+    expect(off.settings.memory?.dir).toBeNull();
   });
 
   test('self_protection openings come from the top file only: an included file cannot open a path', () => {

@@ -2,13 +2,15 @@
  * Merges `settings` over all files (highest precedence first, then gaps filled) and collects
  * each file's bypass switch.
  */
-import type { CompiledBypass, CompiledLog, CompiledSettings, JsonValue, LoadedFile } from '../types';
+import type { CompiledBypass, CompiledLog, CompiledMemorySettings, CompiledSettings, JsonValue, LoadedFile } from '../types';
 import { isObject } from './context';
 import { firstDefined, precedenceOrder } from './precedence';
 import { inputLimitSettings } from '../evaluate/oversized';
+import { DEFAULT_PRIVACY } from '../memory/privacy';
 
 export const DEFAULT_RECORD = ['deny', 'ask', 'block', 'allow', 'warn', 'context', 'bypass', 'error'];
 const DEFAULT_BYPASS_VALUES = ['off', '0', 'false'];
+const DEFAULT_MEMORY_DIR = '.claude/hookpolicy/memory';
 
 export interface SettingsResult {
   settings: CompiledSettings;
@@ -47,6 +49,7 @@ export function compileSettings(files: readonly LoadedFile[]): SettingsResult {
       selfProtection: compileSelfProtection(files),
       ...inputLimitSettings({ oversized, max_input_bytes: maxInputBytes }),
       ...knownCommands(ordered),
+      memory: compileMemory(ordered),
     },
     bypassOf,
   };
@@ -58,6 +61,23 @@ function compileSelfProtection(files: readonly LoadedFile[]): { except: string[]
   const raw = top && isObject(top.doc) && isObject(top.doc.settings) ? top.doc.settings.self_protection : undefined;
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((g): g is string => typeof g === 'string') : []);
   return isObject(raw) ? { except: list(raw.except), mainSession: list(raw.main_session) } : { except: [], mainSession: [] };
+}
+
+/**
+ * `memory`, each key from the first file (top file first) that gives it, else its default.
+ * @example compileMemory([]) // { dir: '.claude/hookpolicy/memory', retentionDays: 90, maxRecords: 20000, privacy: DEFAULT_PRIVACY }
+ */
+export function compileMemory(ordered: readonly LoadedFile[]): CompiledMemorySettings {
+  const store = firstDefined(ordered, (d) => d.settings?.memory?.store)?.value;
+  const retention = firstDefined(ordered, (d) => d.settings?.memory?.retention_days)?.value;
+  const max = firstDefined(ordered, (d) => d.settings?.memory?.max_records)?.value;
+  const privacy = firstDefined(ordered, (d) => d.settings?.memory?.privacy)?.value;
+  return {
+    dir: typeof store === 'string' ? store : store === false ? null : DEFAULT_MEMORY_DIR,
+    retentionDays: typeof retention === 'number' ? retention : 90,
+    maxRecords: typeof max === 'number' ? max : 20000,
+    privacy: Array.isArray(privacy) ? privacy.filter((g): g is string => typeof g === 'string') : [...DEFAULT_PRIVACY],
+  };
 }
 
 /** `known_commands`, each split into its words; absent when no file gives a list. */

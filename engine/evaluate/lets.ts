@@ -1,6 +1,7 @@
 /**
  * `let` values: read a file (the newest matching a glob, or a named one), optionally keep
- * a JSON field or a regex capture, and store the value with its sub-fields for templates.
+ * a JSON field or a regex capture, and store the value with its sub-fields for templates;
+ * the same values as `when` bindings. Store-reading lets are computed in memory-lets.ts.
  */
 import type { CompiledLet, Facts, FileFact } from '../types';
 import { cutText, getField, valueText } from './fields';
@@ -9,7 +10,7 @@ import { renderStrict } from './template';
 
 /** A computed value, or why it could not be computed; `path` is the file it came from, if any. */
 export type LetResult =
-  | { ok: true; value: string; path: string | null }
+  | { ok: true; value: string; path: string | null; subs?: Record<string, string> }
   | { ok: false; detail: string; path: string | null };
 
 /**
@@ -48,6 +49,7 @@ export function computeExprLet(l: CompiledLet, result: unknown): LetResult {
 export function storeLet(values: Map<string, string>, l: CompiledLet, result: LetResult): string | null {
   if (!result.ok && !l.optional) return `let ${l.name}: ${result.detail}`;
   values.set(l.name, result.ok ? result.value : '');
+  if (result.ok && result.subs) for (const [sub, value] of Object.entries(result.subs)) values.set(`${l.name}.${sub}`, value);
   if (result.path !== null) {
     const slash = result.path.lastIndexOf('/');
     const dir = slash < 0 ? '' : result.path.slice(0, slash);
@@ -88,4 +90,34 @@ function newestFile(files: readonly FileFact[]): FileFact | null {
     if (!best || f.mtimeMs > best.mtimeMs || (f.mtimeMs === best.mtimeMs && f.path < best.path)) best = f;
   }
   return best;
+}
+
+/** Sub-values that are numbers in `when` (`$seen_age_minutes > 30`); the others are text. */
+const NUMERIC_SUBS = new Set(['age_minutes', 'importance', 'id', 'count', 'top']);
+
+/**
+ * The lets as `when` bindings: `$name` for each value, `$name_sub` for each sub-value
+ * (`name.fields.x` as `$name_fields_x`). A `count` and the numeric sub-values are numbers;
+ * a let that could not be computed (optional) binds nothing, so `$fails >= 3` is false.
+ * @example letBindings([failsLet], new Map([['fails', '3']])) // { fails: 3 }
+ */
+export function letBindings(lets: readonly CompiledLet[], values: ReadonlyMap<string, string>): Record<string, unknown> {
+  const bindings: Record<string, unknown> = {};
+  for (const l of lets) {
+    const value = values.get(l.name);
+    if (value === undefined) continue;
+    if (l.kind === 'count') {
+      if (value !== '') bindings[l.name] = Number(value);
+    } else {
+      bindings[l.name] = value;
+    }
+    const prefix = `${l.name}.`;
+    for (const [key, sub] of values) {
+      if (!key.startsWith(prefix)) continue;
+      const name = key.slice(prefix.length);
+      const binding = `${l.name}_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+      bindings[binding] = NUMERIC_SUBS.has(name) && sub !== '' ? Number(sub) : sub;
+    }
+  }
+  return bindings;
 }

@@ -1,14 +1,17 @@
 /**
  * One rule against one event: the conditions in the documented order, stopping at the
- * first that fails, then the hit with its rendered message. Rules without expressions are
- * evaluated synchronously; only `when` and `let: { expr }` go through a promise.
+ * first that fails, then the hit with its rendered message and the records it makes.
+ * Rules without expressions are evaluated synchronously; only `when` and
+ * `let: { expr }` go through a promise. A `when` that names a let runs after the lets.
  */
 import { diagnostic } from '../diagnostics';
-import type { CompiledRule, Diagnostic, RuleHit, RuleTrace } from '../types';
+import type { CompiledLet, CompiledRule, Diagnostic, RecordDraft, RuleHit, RuleTrace } from '../types';
 import { checkAgents, checkCommand, checkMatch, checkPaths, checkPrompts, checkTools, type Failure } from './conditions';
 import { ExpressionError, evaluateExpression, isTruthy } from './expression';
 import { cutText, valueText } from './fields';
-import { computeExprLet, computeFileLet, storeLet } from './lets';
+import { computeExprLet, computeFileLet, letBindings, storeLet, type LetResult } from './lets';
+import type * as MemoryLetsModule from './memory-lets';
+import { renderRecords } from './record';
 import { lookupFor, type RuleValues } from './lookup';
 import { checkRequirements, describeUnmet } from './requirements';
 import { FactError, SHELL_TOOLS, type EventScope } from './scope';
@@ -20,6 +23,8 @@ import { renderStrict, renderTemplate } from './template';
 export interface RuleResult {
   trace: RuleTrace;
   hit: RuleHit | null;
+  /** What the rule records (it fired and has `record`), past the privacy filter. */
+  records?: RecordDraft[];
 }
 
 type Lookup = (name: string) => string | undefined;
@@ -51,7 +56,7 @@ export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult 
     if (rule.lets.length > 0) {
       const lets = (values.lets = new Map());
       for (const l of rule.lets) {
-        const failure = storeLet(lets, l, computeFileLet(l, lookup, scope.facts));
+        const failure = storeLet(lets, l, computeLet(l, lookup, scope));
         if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
       }
     }
@@ -75,7 +80,8 @@ function takeOversized(rule: CompiledRule, scope: EventScope, values: RuleValues
 
 async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: RuleValues): Promise<RuleResult> {
   try {
-    if (rule.when !== null) {
+    // A `when` that names no let runs first: a rule it rules out reads no file and no memory.
+    if (rule.when !== null && !rule.letsFirst) {
       const result = await evaluateExpression(rule.when, scope.event, scope.bindings, scope.deadlineMs);
       if (!isTruthy(result)) {
         return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` }, undefined, values);
@@ -88,14 +94,36 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
     for (const l of rule.lets) {
       const computed = l.kind === 'expr'
         ? computeExprLet(l, await evaluateExpression(l.target, scope.event, scope.bindings, scope.deadlineMs))
-        : computeFileLet(l, lookup, scope.facts);
+        : computeLet(l, lookup, scope);
       const failure = storeLet(lets, l, computed);
       if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
+    }
+    if (rule.when !== null && rule.letsFirst) {
+      const result = await evaluateExpression(rule.when, scope.event, { ...scope.bindings, ...letBindings(rule.lets, lets) }, scope.deadlineMs);
+      if (!isTruthy(result)) {
+        return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` }, lets, values);
+      }
     }
     return checkRequiresAndFire(rule, scope, values, lookup);
   } catch (err) {
     return errored(rule, err, scope);
   }
+}
+
+/** A file let, or a store-reading one (its module loaded on first use). */
+function computeLet(l: CompiledLet, lookup: Lookup, scope: EventScope): LetResult {
+  return l.memory ? loadMemoryLets().computeMemoryLet(l, lookup, scope) : computeFileLet(l, lookup, scope.facts);
+}
+
+let memoryLetsModule: typeof MemoryLetsModule | null = null;
+
+/**
+ * The store-reading lets, loaded when a rule with one is reached. The build turns this
+ * require into one of dist/memory.cjs, so events that read no memory never load it.
+ */
+function loadMemoryLets(): typeof MemoryLetsModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (memoryLetsModule ??= require('./memory-lets') as typeof MemoryLetsModule);
 }
 
 function hasExpressionLet(rule: CompiledRule): boolean {
@@ -130,10 +158,18 @@ function checkRequiresAndFire(rule: CompiledRule, scope: EventScope, values: Rul
     values.unmet = describeUnmet(result.checks);
   }
   const override = values.unchecked;
-  const message = override ? override.message : renderTemplate(rule.message, lookup);
-  const hit: RuleHit = { id: rule.id, outcome: override ? override.outcome : rule.outcome, message: cutText(message), source: rule.source };
-  if (values.caught) hit.paths = values.caught;
-  return { trace, hit };
+  const outcome = override ? override.outcome : rule.outcome;
+  let hit: RuleHit | null = null;
+  if (outcome !== null) {
+    const message = override ? override.message : renderTemplate(rule.message, lookup);
+    hit = { id: rule.id, outcome, message: cutText(message), source: rule.source };
+    if (values.caught) hit.paths = values.caught;
+  }
+  // A rule that could not check the event (values.unchecked) answers for it, and records nothing about it.
+  if (!rule.records || override) return { trace, hit };
+  const rendered = renderRecords(rule.id, rule.records, lookup, scope.privacy);
+  if (rendered.dropped > 0) trace.dropped = rendered.dropped;
+  return { trace, hit, records: rendered.records };
 }
 
 function notMatched(rule: CompiledRule, failed: Failure, lets?: Map<string, string>, values?: RuleValues): RuleResult {

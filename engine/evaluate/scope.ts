@@ -3,7 +3,8 @@
  * event name, tool, agent, and (lazily) the prompt's kind, the touched paths and the
  * guarded facts.
  */
-import type { EvaluationContext, Facts, FileFact, HookEvent, PromptKind, UnparsableOutcome } from '../types';
+import type { EvaluationContext, Facts, FileFact, HookEvent, MemoryFacts, MemoryWho, PromptKind, UnparsableOutcome } from '../types';
+import { whoOf } from '../memory/who';
 import { getField } from './fields';
 import { DEFAULT_MAX_INPUT_BYTES, oversizedBytes } from './oversized';
 import { pathView, type PathView } from './path-views';
@@ -62,6 +63,9 @@ export class EventScope {
   /** The policy's `oversized`: what a deny/ask/block rule answers when it cannot check the input. */
   oversizedSetting: UnparsableOutcome = 'ask';
   private oversizedCache: Array<string | null | undefined> = [undefined, undefined];
+  /** The policy's `memory.privacy` globs: a record matching one is dropped. */
+  privacy: readonly string[] = [];
+  private memoryCache: MemoryFacts | null | undefined;
 
   constructor(
     readonly event: HookEvent,
@@ -149,6 +153,17 @@ export class EventScope {
     return (this.factsCache ??= guardFacts(this.ctx.facts));
   }
 
+  /** The memory store (facts.memory), with thrown errors turned into FactError; null when there is none. */
+  get memory(): MemoryFacts | null {
+    if (this.memoryCache === undefined) this.memoryCache = this.ctx.facts.memory ? guardMemory(this.ctx.facts.memory) : null;
+    return this.memoryCache;
+  }
+
+  /** Whose records: the event's session, and its agent as Decision.agent names it (the runner stores records so). */
+  get who(): MemoryWho {
+    return whoOf(this.event, this.agent);
+  }
+
   /** The project folder's name. */
   get project(): string {
     const root = this.ctx.projectRoot.replace(/[\\/]+$/, '');
@@ -193,6 +208,16 @@ function guardFacts(facts: Facts): Facts {
     ...(facts.realpath ? { realpath: (path: string) => guarded(() => facts.realpath?.(path) ?? null, `cannot resolve ${path}`) } : {}),
     ...(facts.resolve ? { resolve: (path: string) => guarded(() => facts.resolve?.(path) ?? null, `cannot resolve ${path}`) } : {}),
     ...(facts.volume ? { volume: () => guarded(() => facts.volume?.() ?? { windows: false }, 'cannot tell the file system') } : {}),
+  };
+}
+
+function guardMemory(memory: MemoryFacts): MemoryFacts {
+  return {
+    count: (kind, scope, who, sinceMs) => guarded(() => memory.count(kind, scope, who, sinceMs), `cannot count ${kind} records in the memory store`),
+    last: (kind, scope, who, first) => guarded(() => memory.last(kind, scope, who, first), `cannot read the last ${kind} record of the memory store`),
+    summaries: (limit, exclude) => guarded(() => memory.summaries(limit, exclude), 'cannot read session summaries from the memory store'),
+    search: (query, limit) => guarded(() => memory.search(query, limit), 'cannot search the memory store'),
+    sessionRecords: (session) => guarded(() => memory.sessionRecords(session), 'cannot read this session\'s records from the memory store'),
   };
 }
 

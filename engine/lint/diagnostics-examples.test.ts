@@ -17,6 +17,7 @@ const LINTED = [
   'yaml-syntax', 'yaml-duplicate-key', 'include-not-found', 'include-cycle',
   'schema-unknown-key', 'schema-required', 'schema-type', 'schema-enum', 'schema-invalid', 'outcome-missing', 'outcome-multiple',
   'unknown-event', 'duplicate-rule-id', 'invalid-glob', 'invalid-regex', 'invalid-expression', 'invalid-template', 'unknown-agent', 'role-cycle',
+  'let-option-invalid', 'let-name-reserved', 'record-importance',
   'regex-unsafe', 'template-unknown-value', 'outcome-impossible', 'message-user-only', 'rule-unreachable', 'prompts-no-prompt-event',
   'prompts-unset', 'allow-covers-every-path', 'on-failure-ignored', 'rule-shadowed', 'unsupported-event', 'settings-not-routed', 'settings-invalid', 'http-fail-closed',
 ];
