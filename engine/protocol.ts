@@ -1,7 +1,8 @@
 /**
  * Claude Code's hook contract, one row per event: what each event is matched on, whether
  * and how it can block, and which output fields it honours. The renderer, lint, init and
- * the docs all read this one table (see docs/events.md).
+ * the docs all read this one table (see docs/events.md). A rule's `record` needs no
+ * output, so it works on every event, those that honour none (SessionEnd) included.
  */
 import type { Outcome } from './types';
 
@@ -151,7 +152,8 @@ function defineRow(event: string): EventProtocol | undefined {
       unsupported: 'Registering any WorktreeCreate hook replaces Claude Code\'s git worktree logic; the hook must print the worktree path.',
     });
     case 'WorktreeRemove': return row(event, { block: 'exit2', blockAudience: 'nowhere', systemMessage: 'nowhere', jsonDiscarded: true });
-    case 'PreCompact': return row(event, { matcherField: 'trigger', block: 'decision-block', blockAudience: 'user', systemMessage: 'nowhere' });
+    // additionalContext is not honoured here (contract 5.27, 4.4): what must survive compaction is recorded, and given back on SessionStart (source compact).
+    case 'PreCompact': return row(event, { matcherField: 'trigger', block: 'decision-block', blockAudience: 'user', systemMessage: 'nowhere', note: 'No context: record what must survive compaction, give it back on SessionStart (source compact).' });
     case 'PostCompact': return row(event, { matcherField: 'trigger', systemMessage: 'nowhere' });
     case 'Elicitation': return row(event, { matcherField: 'mcp_server_name', block: 'exit2', blockAudience: 'nowhere', systemMessage: 'nowhere' });
     case 'ElicitationResult': return row(event, { matcherField: 'mcp_server_name', block: 'exit2', blockAudience: 'nowhere', systemMessage: 'nowhere' });
@@ -163,7 +165,7 @@ function defineRow(event: string): EventProtocol | undefined {
       note: '"ask" works only for an interactive /model; elsewhere it refuses the switch.',
     });
     case 'PostModelSwitch': return row(event, { matcherField: 'to_model', context: true });
-    case 'SessionEnd': return row(event, { matcherField: 'reason', systemMessage: 'nowhere', jsonDiscarded: true });
+    case 'SessionEnd': return row(event, { matcherField: 'reason', systemMessage: 'nowhere', jsonDiscarded: true, note: 'No output reaches anyone: rules here only record.' });
     default: return undefined;
   }
 }

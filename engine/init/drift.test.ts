@@ -51,6 +51,17 @@ describe('checkDrift', () => {
     expect(items[1].message).toMatch(/replaces Claude Code's git worktree logic/);
   });
 
+  it('a rule that records on SessionEnd or PreCompact: init registers the events, and their entries are no drift', () => {
+    const recording = compiledPolicy([
+      compiledRule({ id: 'end', events: ['SessionEnd'], outcome: null, message: '', records: [{ kind: 'session-end', text: '{{reason}}', importance: 0.5, fields: {} }] }),
+      compiledRule({ id: 'compact', events: ['PreCompact'], outcome: null, message: '', records: [{ kind: 'compact', text: '{{trigger}}', importance: 0.5, fields: {} }] }),
+    ]);
+    const hooks = planHooks(recording, { handler: runner }).hooks;
+    expect(Object.keys(hooks)).toEqual(['PreCompact', 'SessionEnd']);
+    expect(checkDrift(recording, settingsWith(hooks))).toEqual([]);
+    expect(checkDrift(recording, settingsWith({ SessionEnd: [{ hooks: [runner] }] })).map((i) => [i.kind, i.event])).toEqual([['not-routed', 'PreCompact']]);
+  });
+
   it('reports an `if` filter that narrows what a rule needs', () => {
     const p = compiledPolicy([compiledRule({ id: 'b', tools: toolFilter('Bash'), command: [{ source: '\\brm\\b', flags: '' }] })]);
     const items = checkDrift(p, settingsWith({ PreToolUse: [{ matcher: 'Bash', hooks: [{ ...runner, if: 'Bash(rm *)' }] }] }));

@@ -5,7 +5,9 @@
  */
 import { allowCoversEveryPath } from './allow-covers-every-path';
 import type { LintCheck } from './check';
+import { finalCannotStop } from './final-cannot-stop';
 import { httpFailClosed } from './http-fail-closed';
+import { memoryOff } from './memory-off';
 import { messageUserOnly } from './message-user-only';
 import { outcomeImpossible } from './outcome-impossible';
 import { promptsNoPromptEvent } from './prompts-no-prompt-event';
@@ -32,6 +34,8 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   allowCoversEveryPath,
   onFailureIgnored,
   ruleShadowed,
+  finalCannotStop,
+  memoryOff,
   regexUnsafe,
   settingsMissing,
   settingsNotRouted,

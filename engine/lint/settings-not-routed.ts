@@ -27,8 +27,8 @@ export const settingsNotRouted = defineCheck({
       for (const event of rule.events) {
         const p = protocolFor(event);
         if (!p || p.unsupported) continue;
-        // A rule whose outcome cannot work on the event does nothing there anyway (outcome-impossible).
-        if (rule.outcome && !outcomeSupport(event, rule.outcome).supported) continue;
+        // A rule whose outcome cannot work on the event does nothing there anyway (outcome-impossible), unless it records.
+        if (rule.outcome && rule.raw.record === undefined && !outcomeSupport(event, rule.outcome).supported) continue;
         const data = { id: rule.id, event, settings: ctx.settingsFile };
         const hint = `add a "policy hook" handler for ${event} to ${ctx.settingsFile}, or run "policy init"`;
         const onAt = ctx.at(rule, onSegments(rule.raw, event));

@@ -17,6 +17,10 @@ describe('template-unknown-value', () => {
     ['{{unmet}} with require', '    on: Stop\n    require: [{ file: a.md }]\n    block: "{{unmet}}"\n', []],
     ['tool values on a tool event', '    on: PreToolUse\n    deny: "{{tool}} {{path}} {{command}} {{tool_input.url}}"\n', []],
     ['a field one of the events carries', '    on: [PreToolUse, TeammateIdle]\n    deny: "{{team_name}}"\n', []],
+    ['a record\'s text', '    on: SessionEnd\n    record: { kind: end, text: "{{tool}} ended" }\n', ['5:33 template-unknown-value']],
+    ['a field of a listed record', '    on: Stop\n    record:\n      - { kind: k, text: t, fields: { f: "{{prompt}}" } }\n', ['6:43 template-unknown-value']],
+    ['a search let', '    on: Stop\n    let:\n      r: { search: "{{prompt}}" }\n    context: "{{r}}"\n', ['6:21 template-unknown-value']],
+    ['a record with values its events carry and store-let parts', '    on: [SessionEnd, PostToolUse]\n    let:\n      seen: { last: k, optional: true }\n    record: { kind: "{{event}}", text: "{{reason}} {{paths}} {{seen.at}} {{seen.fields.x}}" }\n', []],
   ])('%s', (_name, rule, expected) => {
     expect(lintedAt(policy(rule), 'template-unknown-value')).toEqual(expected);
   });

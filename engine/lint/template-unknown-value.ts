@@ -60,10 +60,20 @@ function templatesOf(rule: LintRule): Template[] {
       if (def && typeof def === 'object') {
         add(['let', name, 'newest'], def.newest);
         add(['let', name, 'file'], def.file);
+        add(['let', name, 'search'], def.search);
       }
     }
   }
   if (Array.isArray(raw.require)) raw.require.forEach((r, i) => add(['require', i, 'file'], r?.file));
+  const records = Array.isArray(raw.record) ? raw.record : raw.record ? [raw.record] : [];
+  records.forEach((r, i) => {
+    if (!r || typeof r !== 'object') return;
+    const at = (...rest: string[]) => (Array.isArray(raw.record) ? ['record', i, ...rest] : ['record', ...rest]);
+    add(at('kind'), r.kind);
+    add(at('text'), r.text);
+    add(at('importance'), r.importance);
+    if (r.fields && typeof r.fields === 'object') for (const [name, t] of Object.entries(r.fields)) add(at('fields', name), t);
+  });
   return out;
 }
 
