@@ -129,7 +129,7 @@ async function decide(
   }
   const response = renderResponse(decision, { onError });
   // The answer is decided: the records are appended (one write), a failure only warns.
-  const readProblem = memory && store ? memoryReadProblem(memory.failure(), store) : null;
+  const readProblem = memory ? memoryReadProblem(memory.failure()) : null;
   const memoryProblems = [...(readProblem ? [readProblem] : []), ...(store ? recordMemory({ decision, event, store, now: now() }) : [])];
   memory?.close();
   const logged = memoryProblems.length > 0 ? { ...decision, errors: [...decision.errors, ...memoryProblems] } : decision;

@@ -18,11 +18,11 @@ export interface StoreSettings {
 }
 
 /**
- * The store settings of a compiled policy, defaults filled in.
+ * The store settings of a compiled policy (null: no policy), defaults filled in.
  * @example storeSettings({ ...settings }) // { dir: '.claude/hookpolicy/memory', retentionDays: 90, maxRecords: 20000 }
  */
-export function storeSettings(settings: CompiledSettings): StoreSettings {
-  const memory = (settings as { memory?: Partial<StoreSettings> }).memory;
+export function storeSettings(settings: CompiledSettings | null): StoreSettings {
+  const memory = (settings as { memory?: Partial<StoreSettings> } | null)?.memory;
   return {
     dir: memory?.dir === undefined ? DEFAULT_MEMORY_DIR : memory.dir,
     retentionDays: positive(memory?.retentionDays, DEFAULT_RETENTION_DAYS),

@@ -23,10 +23,10 @@ export { JOURNAL_FILE } from './journal';
 export type ProjectStore = Omit<MemoryIndexOptions, 'now'>;
 
 /**
- * The project's store from the policy's settings (default `.claude/hookpolicy/memory`).
+ * The project's store from the policy's settings (null: no policy; default `.claude/hookpolicy/memory`).
  * @example projectStore('/p', policy.settings) // { dir: '/p/.claude/hookpolicy/memory', projectRoot: '/p', retentionDays: 90, maxRecords: 20000 }
  */
-export function projectStore(projectRoot: string, settings: CompiledSettings): ProjectStore | null {
+export function projectStore(projectRoot: string, settings: CompiledSettings | null): ProjectStore | null {
   const s = storeSettings(settings);
   if (s.dir === null) return null;
   return { dir: path.resolve(projectRoot, s.dir), projectRoot, retentionDays: s.retentionDays, maxRecords: s.maxRecords };
@@ -63,15 +63,20 @@ export function recordMemory(options: RecordMemoryOptions): Diagnostic[] {
 }
 
 /**
- * The warning for a store a rule could not read during the event (null when it could,
- * or was not asked): `memory-unavailable` with the fix when better-sqlite3 is missing,
- * `memory-error` otherwise.
+ * The warning for a store a rule could not read during the event because better-sqlite3
+ * is missing: `memory-unavailable`, with the fix (the rule's own failure is already in
+ * the decision, as a let that could not be computed). Null otherwise.
  * @example memoryReadProblem(new MemoryUnavailableError('Cannot find module')) // { code: 'memory-unavailable', ... }
  */
-export function memoryReadProblem(failure: unknown, store: ProjectStore): Diagnostic | null {
-  if (failure === undefined) return null;
-  if (failure instanceof MemoryUnavailableError) return diagnostic('memory-unavailable', failure.message, undefined, MEMORY_UNAVAILABLE_FIX);
-  return diagnostic('memory-error', `cannot read the memory store: ${(failure as Error)?.message ?? String(failure)}`, { file: store.dir });
+export function memoryReadProblem(failure: unknown): Diagnostic | null {
+  // By code, not instanceof: the error may come from the index's own bundle (dist/memory-index.cjs).
+  if (!isMemoryUnavailable(failure)) return null;
+  return diagnostic('memory-unavailable', (failure as Error).message, undefined, MEMORY_UNAVAILABLE_FIX);
+}
+
+/** True for a MemoryUnavailableError from any bundle. */
+export function isMemoryUnavailable(e: unknown): boolean {
+  return e instanceof MemoryUnavailableError || (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'memory-unavailable');
 }
 
 /**

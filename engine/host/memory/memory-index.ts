@@ -6,7 +6,7 @@
 import type { MemoryFacts, MemoryRecord, MemoryScope, MemoryWho } from '../../types';
 import { openIndexDb } from './index-schema';
 import { getMeta, ingestJournal, type IngestResult } from './ingest';
-import { ftsQuery, relevanceOf } from './search-query';
+import { ftsQuery, idf, prefixTerm, queryTerms, relevance } from './search-query';
 import type { SqliteDatabase } from './sqlite';
 import { ensureStoreFolder } from './store-folder';
 
@@ -28,7 +28,7 @@ export interface ListFilter {
   limit?: number;
 }
 
-export interface ForgetFilter extends Omit<ListFilter, 'limit' | 'sinceMs'> {
+export interface ForgetFilter extends Omit<ListFilter, 'limit'> {
   ids?: number[];
   /** Records before this time (epoch ms). */
   beforeMs?: number;
@@ -80,11 +80,25 @@ export class MemoryIndex implements MemoryFacts {
   }
 
   search(query: string, limit: number): Array<{ record: MemoryRecord; relevance: number }> {
-    const match = ftsQuery(query);
-    if (match === null || limit <= 0) return [];
+    if (limit <= 0) return [];
+    // Each word's weight from how many records have it; words no record has do not count.
+    const records = (this.db.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n;
+    const matching = this.db.prepare('SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH ?');
+    const known = new Map<string, number>();
+    for (const term of queryTerms(query)) {
+      const n = (matching.get(prefixTerm(term)) as { n: number }).n;
+      if (n > 0) known.set(term, idf(records, n));
+    }
+    const match = ftsQuery([...known.keys()]);
+    if (match === null) return [];
+    // Candidates by bm25, more than asked: the relevance then orders them (bm25 breaks ties).
     const rows = this.db.prepare(`SELECT r.*, bm25(records_fts) AS score FROM records_fts JOIN records r ON r.id = records_fts.rowid
-      WHERE records_fts MATCH ? ORDER BY score, r.id DESC LIMIT ?`).all(match, Math.floor(limit)) as Array<Row & { score: number }>;
-    return rows.map((row) => ({ record: toRecord(row), relevance: relevanceOf(row.score) }));
+      WHERE records_fts MATCH ? ORDER BY score LIMIT ?`).all(match, Math.max(50, Math.floor(limit) * 10)) as Array<Row & { score: number }>;
+    return rows
+      .map((row) => ({ row, relevance: relevance(row.text, known) }))
+      .sort((a, b) => b.relevance - a.relevance || a.row.score - b.row.score || b.row.id - a.row.id)
+      .slice(0, Math.floor(limit))
+      .map(({ row, relevance: r }) => ({ record: toRecord(row), relevance: r }));
   }
 
   sessionRecords(session: string): MemoryRecord[] {
