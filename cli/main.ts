@@ -13,7 +13,9 @@ import * as explain from './commands/explain';
 import * as hook from './commands/hook';
 import * as init from './commands/init';
 import * as lint from './commands/lint';
+import * as memory from './commands/memory';
 import * as serve from './commands/serve';
+import * as stats from './commands/stats';
 import * as test from './commands/test';
 import * as uninstall from './commands/uninstall';
 import * as version from './commands/version';
@@ -23,7 +25,7 @@ export interface CommandModule {
 }
 
 /** Every command of the CLI, in --help order. */
-export const COMMANDS: CommandModule[] = [hook, explain, init, uninstall, lint, test, serve, version];
+export const COMMANDS: CommandModule[] = [hook, explain, init, uninstall, lint, test, serve, memory, stats, version];
 
 /**
  * The commander program with every command registered; errors throw CommanderError

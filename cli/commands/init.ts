@@ -20,6 +20,7 @@ import { toAbsolutePosix } from '../../engine/host/project-root';
 import { httpHookUrl, toHttpHooks } from '../../engine/host/http-hooks';
 import { loadPolicyForCommand, reportDiagnostics, usageErrorsExit2 } from './explain';
 import { pluginBin, writePluginFiles } from './init-plugin';
+import { writeMemSearchCommand } from './init-memory';
 import { permissionPath, withSelfProtectionPermissions } from '../../engine/init/permissions';
 import { SELF_PROTECTION_ID } from '../../engine/self-protection';
 import { DEFAULT_PORT } from './serve';
@@ -140,7 +141,12 @@ function runInit(options: InitOptions): void {
   }
   for (const line of describePlan(plan.hooks)) out(`  ${line}`);
   for (const note of plan.notes) out(`note: ${note}`);
-  if (pluginRoot) writePluginFiles(pluginRoot, projectRoot, out);
+  if (pluginRoot) {
+    writePluginFiles(pluginRoot, projectRoot, out);
+  } else if (scope !== 'user' && scope !== 'managed') {
+    // The project's own /mem-search command; settings that serve every project get none.
+    writeMemSearchCommand(policy, projectRoot, out);
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import { managedDropInPath, managedSettingsDir, readSettingsFile, settingsPath, 
 import { withoutSelfProtectionPermissions } from '../../engine/init/permissions';
 import { loadPolicyForCommand, usageErrorsExit2 } from './explain';
 import { fail, homeDir, parseScope, permissionPaths, pluginHooksPath, projectRootOf, show } from './init';
+import { removeMemSearchCommand } from './init-memory';
 
 interface UninstallOptions {
   scope?: string;
@@ -51,11 +52,17 @@ export function register(program: Command): void {
       const removed = countRunnerHooks(settings);
       const stripped = withoutGuards(settings, options, projectRoot);
       const result = uninstallHooks(stripped);
+      const out = (line: string) => process.stdout.write(`${line}\n`);
+      const ownCommand = () => {
+        if (!options.plugin && options.scope !== 'user' && options.scope !== 'managed') removeMemSearchCommand(projectRoot, out);
+      };
       if (!result.changed && JSON.stringify(stripped) === JSON.stringify(settings)) {
-        process.stdout.write(`${show(file, projectRoot)}: no runner entries; nothing changed\n`);
+        out(`${show(file, projectRoot)}: no runner entries; nothing changed`);
+        ownCommand();
         return;
       }
       const { backup } = writeSettingsFile(target, result.settings);
-      process.stdout.write(`Removed ${removed} runner ${removed === 1 ? 'entry' : 'entries'} from ${show(file, projectRoot)}${backup ? ` (backup: ${show(backup, projectRoot)})` : ''}\n`);
+      out(`Removed ${removed} runner ${removed === 1 ? 'entry' : 'entries'} from ${show(file, projectRoot)}${backup ? ` (backup: ${show(backup, projectRoot)})` : ''}`);
+      ownCommand();
     });
 }

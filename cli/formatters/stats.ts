@@ -1,0 +1,55 @@
+/**
+ * `policy stats` as text: a table per tool and per agent (from the store's metric
+ * records), and one per rule (from the decision log).
+ */
+import type { MetricsAggregate, MetricStats } from '../../engine/memory/metrics';
+import type { RuleStats } from '../../engine/host/decision-log-stats';
+
+export interface StatsReport {
+  metrics: MetricsAggregate | null;
+  /** Why there are no metrics (no store yet, store off). */
+  metricsNote?: string;
+  rules: RuleStats | null;
+  /** Why there are no rule counts (no decision log). */
+  rulesNote?: string;
+}
+
+/** Right-aligned numbers, left-aligned names. */
+function table(header: string[], rows: string[][]): string[] {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  return all.map((r) => `  ${r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')}`.trimEnd());
+}
+
+const ms = (n: number | undefined) => (n === undefined ? '-' : Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+function metricRows(groups: Record<string, MetricStats>): string[][] {
+  return Object.entries(groups).map(([name, s]) => [name, String(s.count), String(s.failures), ms(s.durationMs?.mean), ms(s.durationMs?.p50), ms(s.durationMs?.max), ms(s.durationMs?.total)]);
+}
+
+const METRIC_HEADER = ['calls', 'failed', 'mean ms', 'p50 ms', 'max ms', 'total ms'];
+
+/**
+ * The report as text.
+ * @example formatStats({ metrics, rules }) // 'Tools (3 calls, 1 failed)\n  tool  calls ...'
+ */
+export function formatStats(report: StatsReport): string {
+  const out: string[] = [];
+  const m = report.metrics;
+  if (!m || m.count === 0) {
+    out.push(`Tools and agents: no metric records${report.metricsNote ? ` (${report.metricsNote})` : ''}`);
+  } else {
+    out.push(`Tools (${m.count} call${m.count === 1 ? '' : 's'}, ${m.failures} failed)`, ...table(['tool', ...METRIC_HEADER], metricRows(m.tools)));
+    out.push('', 'Agents', ...table(['agent', ...METRIC_HEADER], metricRows(m.agents)));
+  }
+  out.push('');
+  const r = report.rules;
+  if (!r) {
+    out.push(`Rules: no decision log${report.rulesNote ? ` (${report.rulesNote})` : ''}`);
+  } else {
+    const rows = Object.entries(r.rules).map(([id, c]) => [id, String(c.deny), String(c.ask), String(c.allow), String(c.block), String(c.other), String(c.total)]);
+    out.push(`Rules (${r.decisions} logged decision${r.decisions === 1 ? '' : 's'})`);
+    out.push(...(rows.length > 0 ? table(['rule', 'deny', 'ask', 'allow', 'block', 'other', 'total'], rows) : ['  no rule named in them']));
+  }
+  return `${out.join('\n')}\n`;
+}

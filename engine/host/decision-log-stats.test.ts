@@ -1,0 +1,45 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ruleStats } from './decision-log-stats';
+
+const line = (time: string, session: string, outcome: string, rules: unknown) => JSON.stringify({ time, session_id: session, outcome, rules });
+
+describe('ruleStats', () => {
+  let file: string;
+  beforeAll(() => {
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-rule-stats-')), 'decisions.jsonl');
+    fs.writeFileSync(file, [
+      line('2026-01-14T09:00:00Z', 'a', 'deny', ['no-env']),
+      line('2026-01-14T09:01:00Z', 'a', 'ask', ['ask-db', 'ask-db']),
+      line('2026-01-15T09:00:00Z', 'b', 'deny', ['no-env', 'no-rm']),
+      line('2026-01-15T09:01:00Z', 'b', 'none', ['remind']),
+      'torn {',
+      JSON.stringify({ time: 't', outcome: 'deny' }),
+      '',
+    ].join('\n'));
+  });
+  afterAll(() => fs.rmSync(path.dirname(file), { recursive: true, force: true }));
+
+  it('counts each decision once per rule it names, under its outcome; malformed lines skipped', () => {
+    expect(ruleStats(file, {})).toEqual({
+      file,
+      decisions: 4,
+      rules: {
+        'ask-db': { deny: 0, ask: 1, allow: 0, block: 0, other: 0, total: 1 },
+        'no-env': { deny: 2, ask: 0, allow: 0, block: 0, other: 0, total: 2 },
+        'no-rm': { deny: 1, ask: 0, allow: 0, block: 0, other: 0, total: 1 },
+        remind: { deny: 0, ask: 0, allow: 0, block: 0, other: 1, total: 1 },
+      },
+    });
+  });
+
+  it('filters by session and time', () => {
+    expect(Object.keys(ruleStats(file, { session: 'a' })?.rules ?? {})).toEqual(['ask-db', 'no-env']);
+    expect(ruleStats(file, { sinceMs: Date.parse('2026-01-15T00:00:00Z') })?.decisions).toBe(2);
+  });
+
+  it('is null for a log that does not exist', () => {
+    expect(ruleStats(`${file}.missing`, {})).toBeNull();
+  });
+});
