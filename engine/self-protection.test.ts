@@ -3,7 +3,7 @@ import { compiledPolicy } from '../test/support/compiled';
 import type { CompiledSettings } from './types';
 
 const facts: SelfProtectionFacts = { projectRoot: '/p', home: '/home/me', cacheDirs: ['/home/me/.cache/hookpolicy'], packageRoots: ['/p/node_modules/hookpolicy'], managedDir: null };
-const withMemory = (dir: string | null) => ({ memory: { dir, retentionDays: 90, maxRecords: 20000, privacy: [] } }) as Partial<CompiledSettings>;
+const withMemory = (dir: string | null): Partial<CompiledSettings> => ({ memory: { dir, retentionDays: 90, maxRecords: 20000, privacy: [] } });
 
 describe('protectedGlobs: the memory store', () => {
   it.each([

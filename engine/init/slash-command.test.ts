@@ -1,12 +1,11 @@
 import { compiledPolicy, compiledRule } from '../../test/support/compiled';
 import { isInitMemSearch, memSearchCommand, policyInvocation, policyRecords } from './slash-command';
-import type { CompiledRule } from '../types';
 
 describe('policyRecords', () => {
   it('is true when a rule has a record action, false otherwise', () => {
-    const recording = { ...compiledRule({ id: 'observe' }), records: [{ kind: 'command', text: '{{command}}', importance: 0.5, fields: {} }] } as CompiledRule;
+    const recording = compiledRule({ id: 'observe', records: [{ kind: 'command', text: '{{command}}', importance: 0.5, fields: {} }] });
     expect(policyRecords(compiledPolicy([compiledRule(), recording]))).toBe(true);
-    expect(policyRecords(compiledPolicy([compiledRule(), { ...compiledRule({ id: 'x' }), records: [] } as CompiledRule]))).toBe(false);
+    expect(policyRecords(compiledPolicy([compiledRule(), compiledRule({ id: 'x', records: [] })]))).toBe(false);
     expect(policyRecords(compiledPolicy([]))).toBe(false);
   });
 });

@@ -14,10 +14,7 @@ export const MEM_SEARCH_FILE = '.claude/commands/mem-search.md';
  * @example policyRecords(policy) // true
  */
 export function policyRecords(policy: CompiledPolicy): boolean {
-  return policy.rules.some((r) => {
-    const records = (r as { records?: unknown[] }).records;
-    return Array.isArray(records) && records.length > 0;
-  });
+  return policy.rules.some((r) => (r.records?.length ?? 0) > 0);
 }
 
 /**

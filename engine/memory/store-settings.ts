@@ -22,7 +22,7 @@ export interface StoreSettings {
  * @example storeSettings({ ...settings }) // { dir: '.claude/hookpolicy/memory', retentionDays: 90, maxRecords: 20000 }
  */
 export function storeSettings(settings: CompiledSettings | null): StoreSettings {
-  const memory = (settings as { memory?: Partial<StoreSettings> } | null)?.memory;
+  const memory = settings?.memory;
   return {
     dir: memory?.dir === undefined ? DEFAULT_MEMORY_DIR : memory.dir,
     retentionDays: positive(memory?.retentionDays, DEFAULT_RETENTION_DAYS),

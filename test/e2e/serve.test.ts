@@ -112,6 +112,27 @@ it('serves the edited policy on the very next request', async () => {
   expect(JSON.parse(answer.body).hookSpecificOutput.permissionDecisionReason).toBe('never write .env');
 });
 
+it('records and reads the memory store as the command runner does', async () => {
+  const recording = `${policy('x')}  - id: observe
+    on: PostToolUse
+    tools: Bash
+    record: { kind: command, text: "{{command}}" }
+  - id: count
+    on: UserPromptSubmit
+    let:
+      n: { count: command, scope: session }
+    context: "{{n}} commands"
+`;
+  fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), recording);
+  const bash = (command: string) => ({ hook_event_name: 'PostToolUse', session_id: 's', cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} });
+  expect(await post(bash('ls'))).toEqual({ status: 200, body: '' });
+  expect(await post(bash('make'))).toEqual({ status: 200, body: '' });
+  const journal = fs.readFileSync(path.join(root, '.claude', 'hookpolicy', 'memory', 'journal.jsonl'), 'utf8');
+  expect(journal.trim().split('\n').map((l) => JSON.parse(l).text)).toEqual(['ls', 'make']);
+  const answer = await post({ hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: root, prompt: 'hi' });
+  expect(JSON.parse(answer.body).hookSpecificOutput.additionalContext).toBe('2 commands');
+});
+
 it('answers a malformed body per on_error (open: a notice, no decision)', async () => {
   const answer = await post('not json');
   expect(answer.status).toBe(200);

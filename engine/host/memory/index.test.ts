@@ -26,8 +26,9 @@ describe('projectStore', () => {
 
   it('takes settings.memory, and is null when the store is off', () => {
     const memory = { dir: 'var/mem', retentionDays: 7, maxRecords: 10, privacy: [] };
-    expect(projectStore('/p', { ...settings, memory } as never)).toEqual({ dir: '/p/var/mem', projectRoot: '/p', retentionDays: 7, maxRecords: 10 });
-    expect(projectStore('/p', { ...settings, memory: { ...memory, dir: null } } as never)).toBeNull();
+    expect(projectStore('/p', { ...settings, memory })).toEqual({ dir: '/p/var/mem', projectRoot: '/p', retentionDays: 7, maxRecords: 10 });
+    expect(projectStore('/p', { ...settings, memory: { ...memory, dir: null } })).toBeNull();
+    expect(projectStore('/p', null)?.dir).toBe('/p/.claude/hookpolicy/memory');
   });
 });
 
