@@ -1,6 +1,7 @@
 /**
  * Compiles a rule's `let` values and its `require` list.
  */
+import { EXPRESSION_FUNCTION_NAMES } from '../evaluate/expression-functions';
 import type { CompiledLet, CompiledMemoryQuery, CompiledRequirement, LetKind, MemoryScope } from '../types';
 import type { CompileContext } from './context';
 import { at, isObject, report } from './context';
@@ -27,6 +28,7 @@ export const RESERVED_LET_NAMES: ReadonlySet<string> = new Set([
   'single', 'reduce', 'sift', 'keys', 'lookup', 'append', 'exists', 'spread', 'merge', 'reverse', 'each', 'error', 'assert',
   'type', 'sort', 'shuffle', 'distinct', 'base64encode', 'base64decode', 'encodeUrlComponent', 'encodeUrl', 'decodeUrlComponent',
   'decodeUrl', 'eval', 'toMillis', 'fromMillis', 'clone', 'now', 'millis',
+  ...EXPRESSION_FUNCTION_NAMES,
 ]);
 
 /**

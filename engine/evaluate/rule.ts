@@ -93,7 +93,8 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
     const lets = (values.lets = new Map());
     for (const l of rule.lets) {
       const computed = l.kind === 'expr'
-        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, scope.bindings, scope.deadlineMs))
+        // An expression sees the lets before it, as `when` does.
+        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, lets.size > 0 ? { ...scope.bindings, ...letBindings(rule.lets, lets) } : scope.bindings, scope.deadlineMs))
         : computeLet(l, lookup, scope);
       const failure = storeLet(lets, l, computed);
       if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);

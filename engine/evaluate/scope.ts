@@ -3,6 +3,7 @@
  * event name, tool, agent, and (lazily) the prompt's kind, the touched paths and the
  * guarded facts.
  */
+import { EXPRESSION_FUNCTIONS } from './expression-functions';
 import type { EvaluationContext, Facts, FileFact, HookEvent, MemoryFacts, MemoryWho, PromptKind, UnparsableOutcome } from '../types';
 import { whoOf } from '../memory/who';
 import { getField } from './fields';
@@ -196,7 +197,7 @@ export class EventScope {
 
   /** Bindings for JSONata expressions: $agent, $tool, $paths, $env. */
   get bindings(): Record<string, unknown> {
-    return (this.bindingsCache ??= { agent: this.agent, tool: this.tool, paths: this.touched, env: this.ctx.env });
+    return (this.bindingsCache ??= { ...EXPRESSION_FUNCTIONS, agent: this.agent, tool: this.tool, paths: this.touched, env: this.ctx.env });
   }
 }
 

@@ -1,4 +1,4 @@
-import { changedSections, sectionOf, sectionsDelta, splitSections } from './sections';
+import { changedSections, sectionOf, sectionsDelta, sectionsDigest, splitSections } from './sections';
 
 const V1 = 'version: GC-v1\n\n## Scope\nLDAP login\n\n## Decisions\n- use ldapjs\n\n## Risks\nnone yet\n';
 const V2 = 'version: GC-v2\n\n## Scope\nLDAP login\n\n## Decisions\n- use ldapjs\n- cache binds\n\n## API\nPOST /login\n';
@@ -52,5 +52,24 @@ describe('sectionOf', () => {
     expect(sectionOf(team, 'i')).toBeNull();
     expect(sectionOf(team, 'nowhere')).toBeNull();
     expect(sectionOf(team, '')).toBeNull();
+  });
+});
+
+describe('sectionsDigest', () => {
+  it('stands in for the earlier version: the same delta, from a fraction of the text', () => {
+    const big = `${V1}\n## Appendix\n${'long text\n'.repeat(2000)}`;
+    const digest = sectionsDigest(big);
+    expect(digest.length).toBeLessThan(200);
+    expect(sectionsDelta(digest, V2)).toBe(sectionsDelta(big, V2));
+    expect(changedSections(digest, big)).toEqual([]);
+    expect(changedSections(digest, big.replace('cache binds', 'x'))).toEqual([]);
+    expect(changedSections(digest, big.replace('ldapjs', 'passport'))).toEqual(['Decisions']);
+  });
+
+  it('reads identical documents with a repeated heading as unchanged, and a change to either as changed', () => {
+    const doc = '## A\nx\n## A\ny';
+    expect(changedSections(doc, doc)).toEqual([]);
+    expect(changedSections(sectionsDigest(doc), doc)).toEqual([]);
+    expect(changedSections(sectionsDigest(doc), '## A\nx\n## A\nz')).toEqual(['A']);
   });
 });

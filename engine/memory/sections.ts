@@ -47,6 +47,19 @@ function close(section: Section, text: string, end: number, into: Section[]): vo
   if (section.heading !== '' || section.body !== '') into.push(section);
 }
 
+/** The first line of a digest: a `before` that starts with it is read as a digest, not as a document. */
+const DIGEST_MARK = '#sections-digest v1';
+
+/**
+ * A short stand-in for a document: one line per section, its body's hash and its heading.
+ * What `sectionsDelta` and `changedSections` need of an earlier version, at a fraction of
+ * its size (a stored record's text is cut at 4,000 characters; a global context is larger).
+ * @example sectionsDigest('## A\none') // '#sections-digest v1\n<hash>\tA'
+ */
+export function sectionsDigest(doc: string): string {
+  return [DIGEST_MARK, ...splitSections(doc).map((s) => `${bodyHash(s.body)}\t${s.heading}`)].join('\n');
+}
+
 /**
  * What changed from `before` to `after`, section by section, in `after`'s order then the
  * removed ones: `- ADDED: heading` and `- CHANGED: heading` followed by the new body
@@ -55,35 +68,31 @@ function close(section: Section, text: string, end: number, into: Section[]): vo
  * @example sectionsDelta('## A\nx', '## A\ny\n## B\nz') // '- CHANGED: A\n  y\n- ADDED: B\n  z'
  */
 export function sectionsDelta(before: string, after: string): string {
-  const old = byHeading(splitSections(before));
+  const old = keysByHeading(before, isDigest(before));
   const now = splitSections(after);
+  const keys = keysByHeading(after, isDigest(before));
   const lines: string[] = [];
-  const seen = new Set<string>();
-  for (const s of now) {
-    seen.add(s.heading);
-    const was = old.get(s.heading);
-    if (was === s.body) continue;
-    lines.push(`- ${was === undefined ? 'ADDED' : 'CHANGED'}: ${label(s.heading)}`);
-    if (s.body !== '') lines.push(indent(s.body));
+  for (const heading of keys.keys()) {
+    const was = old.get(heading);
+    if (was === keys.get(heading)) continue;
+    lines.push(`- ${was === undefined ? 'ADDED' : 'CHANGED'}: ${label(heading)}`);
+    const body = now.filter((s) => s.heading === heading && s.body !== '').map((s) => s.body).join('\n');
+    if (body !== '') lines.push(indent(body));
   }
-  for (const heading of old.keys()) if (!seen.has(heading)) lines.push(`- REMOVED: ${label(heading)}`);
+  for (const heading of old.keys()) if (!keys.has(heading)) lines.push(`- REMOVED: ${label(heading)}`);
   return lines.join('\n');
 }
 
 /**
  * The headings of the sections that differ between two versions (added, changed or
- * removed), each once, in `after`'s order then the removed ones.
+ * removed), each once, in `after`'s order then the removed ones. `before` may be a digest.
  * @example changedSections('## A\nx\n## B\ny', '## A\nx\n## B\nz') // ['B']
  */
 export function changedSections(before: string, after: string): string[] {
-  const old = byHeading(splitSections(before));
-  const changed: string[] = [];
-  const seen = new Set<string>();
-  for (const s of splitSections(after)) {
-    seen.add(s.heading);
-    if (old.get(s.heading) !== s.body && !changed.includes(s.heading)) changed.push(s.heading);
-  }
-  for (const heading of old.keys()) if (!seen.has(heading) && !changed.includes(heading)) changed.push(heading);
+  const old = keysByHeading(before, isDigest(before));
+  const keys = keysByHeading(after, isDigest(before));
+  const changed = [...keys.keys()].filter((heading) => old.get(heading) !== keys.get(heading));
+  for (const heading of old.keys()) if (!keys.has(heading)) changed.push(heading);
   return changed;
 }
 
@@ -109,11 +118,41 @@ export function sectionOf(doc: string, snippet: string): string | null {
   return null;
 }
 
-function byHeading(sections: readonly Section[]): Map<string, string> {
+/**
+ * Each heading's key, in document order: its bodies (or their hashes, `hashed`) joined, so
+ * that a change to either of two sections with the same heading is seen. A digest gives
+ * its hashes as they are.
+ */
+function keysByHeading(text: string, hashed: boolean): Map<string, string> {
   const map = new Map<string, string>();
-  // A repeated heading keeps every body, so a change to either is seen.
-  for (const s of sections) map.set(s.heading, map.has(s.heading) ? `${map.get(s.heading)}\n\0\n${s.body}` : s.body);
+  const add = (heading: string, key: string) => map.set(heading, map.has(heading) ? `${map.get(heading)}\n\0\n${key}` : key);
+  if (isDigest(text)) {
+    for (const line of text.split('\n').slice(1)) {
+      const tab = line.indexOf('\t');
+      if (tab >= 0) add(line.slice(tab + 1), line.slice(0, tab));
+    }
+    return map;
+  }
+  for (const s of splitSections(text)) add(s.heading, hashed ? bodyHash(s.body) : s.body);
   return map;
+}
+
+function isDigest(text: string): boolean {
+  return text === DIGEST_MARK || text.startsWith(`${DIGEST_MARK}\n`);
+}
+
+/** 53 bits of a body (cyrb53): a change to a section is seen unless it collides by chance. */
+function bodyHash(body: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
 function label(heading: string): string {
