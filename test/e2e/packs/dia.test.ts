@@ -157,3 +157,28 @@ describe('dia: global-context version at SubagentStart', () => {
     }
   });
 });
+
+describe('dia: the global-context delta, through a real memory store', () => {
+  test('the second spawn of an agent is told what changed since its first; another agent is not', () => {
+    const project = makeProject(POLICY, { [`${TEAM_DIR}/global-context.md`]: 'version: GC-v1\n\n## Scope\nLDAP login\n\n## Risks\nnone yet\n' });
+    const spawn = (agent: string) => project.run({ ...loadEvent('dia', 'subagent-start', project.dir), session_id: 's-delta', agent_type: agent, agent_id: `${agent}-1` });
+    const context = (run: ReturnType<typeof spawn>) => (run.json as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    try {
+      const first = spawn('researcher');
+      expect(first.exitCode).toBe(0);
+      expect(context(first)).not.toContain('[CONTEXT-UPDATE]');
+      project.write(`${TEAM_DIR}/global-context.md`, 'version: GC-v2\n\n## Scope\nLDAP login and logout\n\n## API\nPOST /login\n', Date.now() + 1000);
+      const second = spawn('researcher');
+      expect(second.exitCode).toBe(0);
+      expect(context(second)).toContain('Current global context: GC-v2');
+      expect(context(second)).toContain(
+        `[CONTEXT-UPDATE] ${TEAM_DIR}/global-context.md changed since you last saw it (GC-v1). Delta:\n- CHANGED: (top)\n  version: GC-v2\n- CHANGED: Scope\n  LDAP login and logout\n- ADDED: API\n  POST /login\n- REMOVED: Risks`,
+      );
+      // Seen now: the same version again gives no delta; an agent never spawned before gets none either.
+      expect(context(spawn('researcher'))).not.toContain('[CONTEXT-UPDATE]');
+      expect(context(spawn('implementer'))).not.toContain('[CONTEXT-UPDATE]');
+    } finally {
+      project.remove();
+    }
+  });
+});
