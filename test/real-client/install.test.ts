@@ -3,7 +3,7 @@
  * `npx policy init`, the committed files cloned to another path and `npm ci` there, a
  * machine without node, and the policy published as a plugin loaded with --plugin-dir.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -36,14 +36,22 @@ function npm(cwd: string, args: string[]): string {
   return execFileSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
 }
 
+/**
+ * The team's package.json. better-sqlite3's build step is not approved (npm 11's
+ * allowScripts): as for a team that has not allowed it yet, and an install without a
+ * 50-second compile (no prebuilt binary can be downloaded here). The memory store then
+ * records and its readers say how to fix it (the last case).
+ */
+const TEAM_PACKAGE = '{ "name": "team-app", "version": "1.0.0", "private": true, "allowScripts": { "better-sqlite3": false } }\n';
+
 /** A project with hookpolicy installed from the tarball and registered by `npx policy init`. */
-function installedProject(onError: string): { dir: string; home: string } {
+function installedProject(onError: string, policy = POLICY(onError)): { dir: string; home: string } {
   const dir = tempDir('team');
   const home = tempDir('home');
-  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "team-app", "version": "1.0.0", "private": true }\n');
+  fs.writeFileSync(path.join(dir, 'package.json'), TEAM_PACKAGE);
   npm(dir, ['install', '--save-dev', packedTarball()]);
   fs.mkdirSync(path.join(dir, '.claude'));
-  fs.writeFileSync(path.join(dir, '.claude', 'policies.yaml'), POLICY(onError));
+  fs.writeFileSync(path.join(dir, '.claude', 'policies.yaml'), policy);
   execFileSync('npx', ['--offline', 'policy', 'init'], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: dir } });
   return { dir, home };
 }
@@ -94,7 +102,7 @@ describeRealClient('a team install', () => {
     const plugin = path.join(repo, 'plugins', 'team-policy');
     fs.mkdirSync(plugin, { recursive: true });
     fs.writeFileSync(path.join(plugin, 'policies.yaml'), POLICY('closed'));
-    fs.writeFileSync(path.join(plugin, 'package.json'), '{ "name": "team-policy-plugin", "version": "1.0.0", "private": true }\n');
+    fs.writeFileSync(path.join(plugin, 'package.json'), TEAM_PACKAGE.replace('team-app', 'team-policy-plugin'));
     npm(plugin, ['install', packedTarball()]);
     execFileSync(path.join(plugin, 'node_modules', '.bin', 'policy'), ['init', '--plugin', 'plugins/team-policy'], { cwd: repo, encoding: 'utf8' });
     const binary = claudeBinary().path as string;
@@ -121,5 +129,24 @@ describeRealClient('a team install', () => {
     expect(fs.existsSync(path.join(project, 'secret', 'd.txt'))).toBe(false);
     // Measured: with disableAllHooks in the project, the managed deny reaches the model wrapped in <tool_use_error>.
     expect(toolResult(s.requests, 'toolu_m_0_0')).toEqual({ isError: true, text: '<tool_use_error>PreToolUse:Write hook error: secret/ is off limits</tool_use_error>' });
+  }, SESSION_TIMEOUT_MS);
+
+  it('better-sqlite3 not built: the real client\'s events are recorded, and policy memory says how to fix the index', () => {
+    const recording = `${POLICY('open')}  - id: observe
+    on: PostToolUse
+    tools: Write
+    record: { kind: file-change, text: "Write {{paths}}" }
+`;
+    const { dir, home } = installedProject('open', recording);
+    expect(fs.existsSync(path.join(dir, 'node_modules', 'better-sqlite3', 'build'))).toBe(false);
+    session(dir, home, 'notes.txt');
+    expect(fs.existsSync(path.join(dir, 'notes.txt'))).toBe(true);
+    const journal = fs.readFileSync(path.join(dir, '.claude', 'hookpolicy', 'memory', 'journal.jsonl'), 'utf8');
+    expect(JSON.parse(journal)).toMatchObject({ rule: 'observe', kind: 'file-change', text: 'Write notes.txt' });
+    const listed = spawnSync('npx', ['--offline', 'policy', 'memory', 'list'], { cwd: dir, encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: dir } });
+    expect(listed.status).toBe(2);
+    expect(listed.stderr).toContain('warning memory-unavailable: the memory store cannot be read: better-sqlite3 is not installed or not built');
+    expect(listed.stderr).toContain('npm install-scripts approve better-sqlite3');
+    expect(fs.readFileSync(path.join(dir, '.claude', 'hookpolicy', 'memory', 'journal.jsonl'), 'utf8')).toBe(journal);
   }, SESSION_TIMEOUT_MS);
 });

@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { loadSqlite, type SqliteDatabase } from './sqlite';
+import { loadSqlite, openDatabase, type SqliteDatabase } from './sqlite';
 
 export const INDEX_FILE = 'index.db';
 const SCHEMA_VERSION = 1;
@@ -48,7 +48,8 @@ END;
  * @example const db = openIndexDb('/p/.claude/hookpolicy/memory')
  */
 export function openIndexDb(dir: string): SqliteDatabase {
-  const Database = loadSqlite();
+  // Loaded first: without better-sqlite3 nothing is looked at.
+  loadSqlite();
   const file = path.join(dir, INDEX_FILE);
   try {
     const st = fs.lstatSync(file);
@@ -57,7 +58,7 @@ export function openIndexDb(dir: string): SqliteDatabase {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  const db = openDatabase(file, BUSY_TIMEOUT_MS);
   try {
     db.pragma('secure_delete = ON');
     // In WAL mode: durable when a process dies, fsync only at checkpoints, not at every commit.

@@ -4,6 +4,8 @@
  * not run (npm 11 runs a dependency's install script only once the project allows it),
  * loading it fails, and the store says how to fix that instead of failing obscurely.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 
 export interface SqliteStatement {
   run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
@@ -19,7 +21,7 @@ export interface SqliteDatabase {
   close(): void;
 }
 
-type SqliteConstructor = new (file: string, options?: { timeout?: number; fileMustExist?: boolean }) => SqliteDatabase;
+type SqliteConstructor = new (file: string, options?: { timeout?: number; nativeBinding?: string }) => SqliteDatabase;
 
 /** The fix for a store whose index cannot be opened, as the diagnostic's hint gives it. */
 export const MEMORY_UNAVAILABLE_FIX = 'in the project that installed hookpolicy, allow and run better-sqlite3\'s build: '
@@ -37,6 +39,7 @@ export class MemoryUnavailableError extends Error {
 }
 
 let loaded: SqliteConstructor | MemoryUnavailableError | undefined;
+let binding: string | undefined;
 
 /**
  * better-sqlite3's Database class; throws MemoryUnavailableError when it cannot be loaded.
@@ -49,12 +52,50 @@ export function loadSqlite(): SqliteConstructor {
       if (process.env.HOOKPOLICY_NO_SQLITE === '1') throw new Error('HOOKPOLICY_NO_SQLITE=1');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       loaded = require('better-sqlite3') as SqliteConstructor;
+      binding = builtBinding();
     } catch (e) {
       loaded = new MemoryUnavailableError(firstLine((e as Error)?.message ?? String(e)));
     }
   }
   if (loaded instanceof MemoryUnavailableError) throw loaded;
   return loaded;
+}
+
+/**
+ * Opens an SQLite database file; throws MemoryUnavailableError when better-sqlite3 cannot
+ * be loaded.
+ * @example openDatabase('/p/.claude/hookpolicy/memory/index.db', 5000).pragma('journal_mode = WAL')
+ */
+export function openDatabase(file: string, timeoutMs: number): SqliteDatabase {
+  const Database = loadSqlite();
+  try {
+    return new Database(file, binding ? { timeout: timeoutMs, nativeBinding: binding } : { timeout: timeoutMs });
+  } catch (e) {
+    // The JavaScript loads without the addon; the addon is loaded here: not built, or built for another Node.
+    const message = (e as Error)?.message ?? String(e);
+    if (ADDON_MISSING.test(message)) {
+      loaded = new MemoryUnavailableError(firstLine(message));
+      throw loaded;
+    }
+    throw e;
+  }
+}
+
+/** What loading the addon says when it is not built, or not for this Node. */
+const ADDON_MISSING = /bindings file|better_sqlite3\.node|NODE_MODULE_VERSION|ERR_DLOPEN_FAILED|invalid ELF|wrong ELF class/;
+
+/**
+ * The built addon's path, when it is where better-sqlite3 builds it: given to the
+ * constructor, it skips the `bindings` package's search of a dozen places (~1 ms).
+ */
+function builtBinding(): string | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const file = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    return fs.existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function firstLine(text: string): string {
