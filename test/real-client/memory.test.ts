@@ -1,60 +1,126 @@
 /**
- * The memory store in the real client: a recording rule's records reach the journal with
- * the session the client gave, and `/mem-search ID` (the slash command `policy init`
- * writes for a policy that records) shows the model that record in full, through
- * `policy memory show`, allowed for exactly that command.
+ * The memory and metrics packs in the real client: a first session's Write, Bash and the
+ * metrics of each are recorded through the hooks Claude Code runs; the next session starts
+ * with the first one's summary in the model's context, and a typed prompt about the same
+ * work shows the user a notice of related memory that the model is not given. A subagent
+ * spawned again is told what changed in the global context since its first spawn (dia).
  */
-import * as fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { POLICY_BIN } from '../support/run-hook';
+import { runClient } from './client';
+import { userSightings } from './observe';
+import { makeClientProject, type ClientProject } from './project';
+import { readPayloads, unknownFields } from './payloads';
 import { say, tools } from './scenario';
-import { describeRealClient, runCase, SESSION_TIMEOUT_MS } from './suite';
-import { lastUserTexts, modelSaw } from './transcript';
+import { describeRealClient, SESSION_TIMEOUT_MS } from './suite';
+import { modelSaw, requestsOf, requestText } from './transcript';
 
-const STORE = '.claude/hookpolicy/memory';
-const POLICY = `version: 1
-rules:
-  - id: observe-commands
-    on: PostToolUse
-    tools: Bash
-    record:
-      kind: command
-      importance: 0.5
-      text: "{{command}}"
-      fields: { command: "{{command}}" }
-`;
+const POLICY = 'version: 1\ninclude: [memory, metrics]\n';
 
-function journal(projectDir: string): Array<Record<string, unknown>> {
-  const file = path.join(projectDir, STORE, 'journal.jsonl');
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+interface StoredRecord {
+  kind: string;
+  text: string;
+  session: string | null;
+  event: string;
 }
 
-describeRealClient('the memory store', () => {
-  it('a PostToolUse record rule stores the command with the client\'s session id, silently', () => {
-    const { project, session, payloads } = runCase({ policy: POLICY, scenario: { main: [tools({ name: 'Bash', input: { command: 'echo remembered-42' } }), say('done')] } });
-    const sessionId = payloads.find((p) => p.hook_event_name === 'PostToolUse')?.session_id;
-    expect(typeof sessionId).toBe('string');
-    expect(journal(project.projectDir)).toEqual([expect.objectContaining({ session: sessionId, agent: null, event: 'PostToolUse', rule: 'observe-commands', kind: 'command', text: 'echo remembered-42' })]);
-    // Recording says nothing: no hook output reached the model.
-    expect(modelSaw(session.requests, 'observe-commands')).toBe(false);
-  }, SESSION_TIMEOUT_MS);
+function stored(project: ClientProject, ...args: string[]): StoredRecord[] {
+  const run = spawnSync(process.execPath, [POLICY_BIN, 'memory', 'list', '--json', '--limit', '200', ...args], {
+    cwd: project.projectDir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', CLAUDE_PROJECT_DIR: project.projectDir },
+  });
+  expect(run.stderr).toBe('');
+  return JSON.parse(run.stdout) as StoredRecord[];
+}
 
-  it('/mem-search ID shows the model the record in full', () => {
-    const { project, session } = runCase({
-      policy: POLICY,
-      prompt: '/mem-search 1',
-      scenario: { main: [say('noted')] },
-      beforeSession: (p) => {
-        expect(p.read('.claude/commands/mem-search.md')).toContain('allowed-tools: Bash(npx --no-install policy memory show:*)');
-        const dir = path.join(p.projectDir, STORE);
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const record = { at: '2026-01-14T09:31:02.004Z', session: 'earlier', agent: null, event: 'SessionEnd', rule: 'session-summary', kind: 'summary', importance: 0.8, text: 'JWT middleware done; refresh tokens still to do', fields: { files: 'src/auth/jwt.ts' } };
-        fs.writeFileSync(path.join(dir, 'journal.jsonl'), `${JSON.stringify({ ...record, at: new Date().toISOString() })}\n`);
+describeRealClient('memory across sessions and spawns', () => {
+  it('records the first session and reminds the second one', () => {
+    const project = makeClientProject({ policy: POLICY });
+    expect(project.exists('.claude/commands/mem-search.md')).toBe(true);
+
+    const first = runClient({
+      projectDir: project.projectDir,
+      homeDir: project.homeDir,
+      prompt: 'Write the JWT middleware.',
+      scenario: {
+        main: [
+          tools({ name: 'Write', input: { file_path: path.join(project.projectDir, 'src/auth/jwt.ts'), content: 'export const jwt = 1;\n' } }),
+          tools({ name: 'Bash', input: { command: 'echo middleware-built', description: 'build' } }),
+          say('done'),
+        ],
       },
     });
-    expect(project.exists('.claude/commands/mem-search.md')).toBe(true);
-    const read = lastUserTexts(session.requests).join('\n');
-    expect(read).toContain('#1 summary (importance 0.8)');
-    expect(read).toContain('JWT middleware done; refresh tokens still to do');
-    expect(read).toContain('src/auth/jwt.ts');
+    expect(first.exitCode).toBe(0);
+    expect(unknownFields(readPayloads(project.payloadDir))).toEqual([]);
+    const firstSession = readPayloads(project.payloadDir).find((p) => p.hook_event_name === 'SessionStart')?.session_id as string;
+    const records = stored(project, '--session', firstSession);
+    expect(records.filter((r) => r.kind === 'file-change').map((r) => r.text)).toEqual(['Write src/auth/jwt.ts']);
+    expect(records.filter((r) => r.kind === 'command').map((r) => r.text)).toEqual(['$ echo middleware-built\nmiddleware-built']);
+    expect(records.filter((r) => r.kind === 'metric').length).toBe(2);
+    // Under -p Claude Code may end without SessionEnd; the summary comes from it when it fires.
+    expect(records.filter((r) => r.kind === 'summary').map((r) => r.event)).toEqual(
+      readPayloads(project.payloadDir).some((p) => p.hook_event_name === 'SessionEnd') ? ['SessionEnd'] : [],
+    );
+    if (!records.some((r) => r.kind === 'summary')) {
+      // The summary SessionEnd would have stored, by the same runner Claude Code runs.
+      const end = spawnSync(process.execPath, [POLICY_BIN, 'hook'], {
+        cwd: project.projectDir,
+        input: JSON.stringify({ hook_event_name: 'SessionEnd', session_id: firstSession, cwd: project.projectDir, transcript_path: '', reason: 'other' }),
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', CLAUDE_PROJECT_DIR: project.projectDir },
+      });
+      expect({ status: end.status, stdout: end.stdout }).toEqual({ status: 0, stdout: '' });
+    }
+
+    const second = runClient({
+      projectDir: project.projectDir,
+      homeDir: project.homeDir,
+      prompt: 'The JWT middleware needs an expiry check.',
+      scenario: { main: [say('noted')] },
+    });
+    expect(second.exitCode).toBe(0);
+    expect(modelSaw(second.requests, '📝 이전 세션 컨텍스트:')).toBe(true);
+    expect(modelSaw(second.requests, 'src/auth/jwt.ts')).toBe(true);
+    // The notice is the user's: shown in the stream, never in what the model read.
+    expect(userSightings(second.messages, '관련 메모리 발견').length).toBeGreaterThan(0);
+    expect(modelSaw(second.requests, '관련 메모리 발견')).toBe(false);
+  }, 2 * SESSION_TIMEOUT_MS);
+
+  it('dia: a subagent spawned again is told what changed in the global context since its first spawn', () => {
+    const gc = (version: string, scope: string) => `version: ${version}\n\n## Scope\n${scope}\n`;
+    const project = makeClientProject({
+      policy: 'version: 1\ninclude: [dia]\n',
+      files: {
+        '.claude/agents/researcher.md': '---\nname: researcher\ndescription: Researches.\ntools: Read\n---\nYou research.\n',
+        '.agent/teams/t1/global-context.md': gc('GC-v1', 'LDAP login'),
+      },
+    });
+    const spawn = (marker: string) => tools({ name: 'Agent', input: { description: 'research', prompt: `${marker}: look around`, subagent_type: 'researcher' } });
+    const session = runClient({
+      projectDir: project.projectDir,
+      homeDir: project.homeDir,
+      prompt: 'Research twice.',
+      scenario: {
+        main: [
+          spawn('SUBAGENT-R1'),
+          tools({ name: 'Write', input: { file_path: path.join(project.projectDir, '.agent/teams/t1/global-context.md'), content: gc('GC-v2', 'LDAP login and logout') } }),
+          spawn('SUBAGENT-R2'),
+          say('Waiting.'),
+          say('One finished.'),
+          say('Both finished.'),
+        ],
+        subagents: [
+          { marker: 'SUBAGENT-R1', turns: [say('Looked.')] },
+          { marker: 'SUBAGENT-R2', turns: [say('Looked again.')] },
+        ],
+      },
+    });
+    expect(session.exitCode).toBe(0);
+    const seenBy = (marker: string) => requestsOf(session.requests, marker).map(requestText).join('\n');
+    expect(seenBy('SUBAGENT-R1')).toContain('Current global context: GC-v1');
+    expect(seenBy('SUBAGENT-R1')).not.toContain('[CONTEXT-UPDATE]');
+    expect(seenBy('SUBAGENT-R2')).toContain('Current global context: GC-v2');
+    expect(seenBy('SUBAGENT-R2')).toContain('changed since you last saw it (GC-v1). Delta:');
+    expect(seenBy('SUBAGENT-R2')).toContain('- CHANGED: Scope');
   }, SESSION_TIMEOUT_MS);
 });
