@@ -352,3 +352,38 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
     expect(p.read('.claude/settings.json')).toBe('{ "model": ');
   });
 });
+
+describe('policy init: the /mem-search slash command of a policy that records', () => {
+  const RECORDING = `version: 1
+rules:
+  - id: observe
+    on: PostToolUse
+    tools: Bash
+    record: { kind: command, text: "{{command}}" }
+`;
+
+  it('is written for the project, left alone when it differs, and removed by uninstall while unchanged', () => {
+    const p = project({ '.claude/policies.yaml': RECORDING });
+    const first = policy(p, 'init');
+    expect(first.stdout).toContain('Wrote .claude/commands/mem-search.md (the /mem-search ID slash command: policy memory show ID)\n');
+    expect(p.read('.claude/commands/mem-search.md')).toContain("!`npx --no-install policy memory show '$ARGUMENTS'`");
+    expect(policy(p, 'init').stdout).not.toContain('mem-search');
+    fs.appendFileSync(p.file('.claude/commands/mem-search.md'), 'our own words\n');
+    expect(policy(p, 'init').stdout).toContain('note: .claude/commands/mem-search.md differs from what init writes; left as it is\n');
+    expect(policy(p, 'uninstall').stdout).not.toContain('mem-search');
+    expect(fs.existsSync(p.file('.claude/commands/mem-search.md'))).toBe(true);
+    fs.rmSync(p.file('.claude/commands/mem-search.md'));
+    policy(p, 'init');
+    expect(policy(p, 'uninstall').stdout).toContain('Removed .claude/commands/mem-search.md\n');
+    expect(fs.existsSync(p.file('.claude/commands/mem-search.md'))).toBe(false);
+  });
+
+  it('is not written for a policy that records nothing, nor for user scope', () => {
+    const quiet = project({ '.claude/policies.yaml': POLICY });
+    policy(quiet, 'init');
+    expect(fs.existsSync(quiet.file('.claude/commands'))).toBe(false);
+    const user = project({ '.claude/policies.yaml': RECORDING });
+    policy(user, 'init', '--scope', 'user');
+    expect(fs.existsSync(user.file('.claude/commands'))).toBe(false);
+  });
+});
