@@ -17,7 +17,7 @@ const RELATIVE_ONLY = '(?!/|\\.\\./)';
 /**
  * The rule's path filter, or null without `paths`. Bad globs are reported and left out,
  * among them a `[` or `(` never closed, which picomatch would read as a literal character.
- * @example compilePaths(ctx, { deny: ['.env'] }, 0).deny // [{ source: '^(?!/|\\.\\./)(?:^(?:\\.env)$)$', flags: '' }]
+ * @example compilePaths(ctx, { deny: ['.env'] }, 0).deny // [{ source: '^(?!/|\\.\\./)(?:^(?:\\.env)$)$', flags: 's' }]
  */
 export function compilePaths(ctx: CompileContext, paths: unknown, ruleIndex: number): CompiledPathFilter | null {
   if (!isObject(paths)) return null;
@@ -57,5 +57,7 @@ export function globRegex(glob: string): RegexSource | null {
   // picomatch returns this never-matching regex when it gives up on a glob (e.g. "{a,b").
   if (regex.source === '$^') return null;
   const source = glob.startsWith('/') ? regex.source : `^${RELATIVE_ONLY}${regex.source.replace(/^\^/, '')}`;
-  return { source, flags: regex.flags };
+  // `s`: picomatch's `**` and `*` are built on `.`, which stops at a new line without it,
+  // and a file name may hold one: `secrets/a<LF>b` must be caught by `secrets/**`.
+  return { source, flags: regex.flags.includes('s') ? regex.flags : `${regex.flags}s` };
 }

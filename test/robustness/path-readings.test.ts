@@ -1,7 +1,8 @@
 /**
  * Issue 12, section 3: a path is judged by the file that would be opened, through the
  * built runner. A dangling symlink by the file a write through it creates, a name by the
- * file Windows or a case-insensitive file system opens for it.
+ * file Windows or a case-insensitive file system opens for it, a name with a new line as
+ * any other.
  */
 import * as fs from 'fs';
 import { makeProject, type TempProject } from '../support/run-hook';
@@ -37,6 +38,24 @@ describe('secrets are judged by the file that would be opened', () => {
     it('a dangling link to .env written through Bash', () => {
       expect(outcome(pre('Bash', { command: 'echo API_KEY=1 > notes.txt' }, project))).toBe('deny');
       expect(fs.existsSync(project.file('.env'))).toBe(false);
+    });
+  });
+
+  describe('names with a new line: a glob\'s * and ** match it as any other character', () => {
+    it.each([
+      ['under .ssh/**', '.ssh/a\nb'],
+      ['under .git/**, in a folder', '.git/x\ny/config'],
+    ])('%s: %j is denied', (_name, file) => {
+      expect(outcome(pre('Write', { file_path: project.file(file), content: 'x' }, project))).toBe('deny');
+    });
+
+    it('written through Bash', () => {
+      expect(outcome(pre('Bash', { command: "echo x > $'.ssh/a\\nb'" }, project))).toBe('deny');
+    });
+
+    it("a name spelled with $'...' escapes is the name bash opens", () => {
+      expect(outcome(pre('Bash', { command: "echo API_KEY=1 > $'.e\\x6ev'" }, project))).toBe('deny');
+      expect(outcome(pre('Bash', { command: "echo x > $'\\056env'" }, project))).toBe('deny');
     });
   });
 

@@ -3,6 +3,7 @@
  * known without running anything. A word with an expansion the shell resolves at run time
  * (`$VAR`, `$(...)`, globs, brace expansion, `~user`) has no static text.
  */
+import { decodeAnsiC } from './ansi-c';
 import { child, list, text, type ShellSyntax, type ShNode } from './parser';
 
 /** One argument: its text, or null when only the running shell could know it. */
@@ -33,9 +34,9 @@ export function wordText(sh: ShellSyntax, word: ShNode | null, options: WordOpti
       }
       case 'SglQuoted': {
         const value = text(part, 'Value');
-        // $'...' decodes escapes; with none it is plain text.
-        if (part.Dollar === true && value.includes('\\')) return null;
-        out += value;
+        const decoded = part.Dollar === true ? decodeAnsiC(value) : value;
+        if (decoded === null) return null;
+        out += decoded;
         break;
       }
       case 'DblQuoted': {

@@ -310,6 +310,19 @@ describe('shellWrites: commands the analysis does not know are not checkable (an
   });
 });
 
+describe("shellWrites: $'...' words are what bash decodes", () => {
+  test("a command and a path spelled with escapes", () => {
+    expect(run("$'\\x72m' x").paths).toEqual(['x']);
+    expect(run("echo k > $'.e\\x6ev'").paths).toEqual(['.env']);
+    expect(run("echo k > $'a\\nb'").paths).toEqual(['a\nb']);
+  });
+
+  test('a control escape or a NUL is not static', () => {
+    expect(run("echo k > $'\\cA'").unchecked).toMatch(/not static/);
+    expect(run("echo k > $'a\\0b'").unchecked).toMatch(/not static/);
+  });
+});
+
 describe('shellWrites: not statically checkable', () => {
   test.each<[string, RegExp, string[]]>([
     ['echo x > $F', /> writes to a path that is not static/, []],
@@ -320,7 +333,6 @@ describe('shellWrites: not statically checkable', () => {
     ['rm $FILES', /rm writes to a path that is not static/, []],
     ['$CMD x', /command name is not static/, []],
     ['$(echo rm) x', /command name is not static/, []],
-    ["$'\\x72m' x", /command name is not static/, []],
     ['xargs rm', /rm writes to a path that is not static/, []],
     ['xargs -I{} cp {} . < list; touch t', /cp copies a file whose name is not static into \./, ['t']],
     ['find . -name x -delete', /find -delete/, []],
