@@ -54,6 +54,26 @@ describe('explainText', () => {
   });
 });
 
+describe('explainText with records', () => {
+  it('shows a rule that only records, what it records, what the privacy filter dropped', () => {
+    const recorded: Decision = {
+      ...decision,
+      event: 'PostToolUse', tool: 'Bash', outcome: 'none', reason: null, decidedBy: [], hits: [], bypass: null,
+      trace: [{ id: 'observe', source: loc(4), status: 'fired', dropped: 1 }],
+      records: [{ rule: 'observe', kind: 'command', importance: 0.5, text: 'npm test', fields: {} }],
+      droppedRecords: 1,
+    };
+    const text = explainText({ decision: recorded, response: { stdout: '', stderr: '', exitCode: 0 }, ruleCount: 1, projectRoot: '/p' });
+    expect(text).toContain([
+      '  observe (.claude/policies.yaml:4:5): fired: record',
+      '    record command (importance 0.5): "npm test"',
+      '    dropped by the privacy filter: 1 record(s)',
+    ].join('\n'));
+    expect(text).toContain('  records: 1 to store, 1 dropped by the privacy filter\n');
+    expect(explainJson({ decision: recorded, response: { stdout: '', stderr: '', exitCode: 0 }, ruleCount: 1 }).decision).toMatchObject({ records: recorded.records, droppedRecords: 1 });
+  });
+});
+
 describe('explainJson', () => {
   it('has the event, agent, tool, decision, rules and output', () => {
     const json = explainJson({ decision, response, ruleCount: 7 });

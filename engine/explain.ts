@@ -4,7 +4,7 @@
  */
 import { formatDiagnostic } from './diagnostics';
 import { isBuiltInRule } from './self-protection';
-import type { Decision, HookResponse, RequirementCheck, RuleHit, RuleTrace, SourceLocation } from './types';
+import type { Decision, HookResponse, RecordDraft, RequirementCheck, RuleHit, RuleTrace, SourceLocation } from './types';
 
 export interface ExplainInput {
   decision: Decision;
@@ -58,13 +58,14 @@ export function explainText(input: ExplainInput): string {
   lines.push(`Event: ${d.event}, tool ${d.tool ?? '(none)'}, agent ${d.agent ?? '(none)'}`);
   const trace = shownTrace(d);
   lines.push(`Rules considered: ${trace.length}; not considered for this event and tool: ${notConsidered(input, trace)}`);
-  for (const t of trace) lines.push(...traceLines(t, d.hits, where));
+  for (const t of trace) lines.push(...traceLines(t, d.hits, d.records ?? [], where));
   lines.push('');
   lines.push(`Decision: ${d.outcome}`);
   for (const hit of d.decidedBy) lines.push(`  decided by ${hit.id} (${where(hit.source)}): ${hit.message}`);
   for (const c of d.contexts) lines.push(`  context: ${c}`);
   for (const w of d.warnings) lines.push(`  warning: ${w}`);
   if (d.bypass) lines.push(`  bypass: ${d.bypass.env}=${d.bypass.value} turned off ${d.bypass.rules.join(', ')}`);
+  if (d.records || d.droppedRecords) lines.push(`  records: ${d.records?.length ?? 0} to store, ${d.droppedRecords ?? 0} dropped by the privacy filter`);
   for (const e of d.errors) lines.push(`  ${formatDiagnostic(e)}`);
   lines.push('');
   lines.push('Output (what `policy hook` writes):');
@@ -74,15 +75,18 @@ export function explainText(input: ExplainInput): string {
   return `${lines.join('\n')}\n`;
 }
 
-function traceLines(t: RuleTrace, hits: RuleHit[], where: (loc: SourceLocation) => string): string[] {
+function traceLines(t: RuleTrace, hits: RuleHit[], records: RecordDraft[], where: (loc: SourceLocation) => string): string[] {
   const hit = hits.find((h) => h.id === t.id);
-  const status = t.status === 'fired' ? `fired: ${hit?.outcome ?? '?'}` : t.status === 'not-matched' ? 'no match' : t.status;
+  // A rule that fired without a hit has no outcome: it only records.
+  const status = t.status === 'fired' ? `fired: ${hit?.outcome ?? 'record'}` : t.status === 'not-matched' ? 'no match' : t.status;
   const lines = [`  ${t.id} (${where(t.source)}): ${status}`];
   if (t.failed) lines.push(`    ${t.failed.condition}: ${t.failed.detail}`);
   for (const check of t.requirements ?? []) lines.push(`    ${describeRequirement(check)}`);
   for (const [name, value] of Object.entries(t.values ?? {})) lines.push(`    let ${name} = ${JSON.stringify(value)}`);
   if (hit?.paths && hit.paths.length > 0) lines.push(`    paths: ${hit.paths.join(', ')}`);
   if (t.status === 'fired' && hit) lines.push(`    message: ${hit.message}`);
+  for (const r of records) if (r.rule === t.id) lines.push(`    record ${r.kind} (importance ${r.importance}): ${JSON.stringify(r.text)}`);
+  if (t.dropped) lines.push(`    dropped by the privacy filter: ${t.dropped} record(s)`);
   if (t.error) lines.push(`    ${formatDiagnostic(t.error)}`);
   return lines;
 }

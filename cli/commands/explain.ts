@@ -1,7 +1,8 @@
 /**
  * `policy explain EVENT.json`: evaluates one event the way `policy hook` does (same policy
- * discovery, same compiler, same renderer) and shows why it got its answer. Nothing is
- * logged and no cache is written.
+ * discovery, same compiler, same renderer, the project's memory store or the records of
+ * --memory) and shows why it got its answer and what it would record. Nothing is logged,
+ * no record is stored and no cache is written.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -10,10 +11,13 @@ import { diagnostic, formatDiagnostic, hasErrors } from '../../engine/diagnostic
 import { evaluate } from '../../engine/evaluate';
 import { explainJson, explainText } from '../../engine/explain';
 import { renderResponse } from '../../engine/render';
-import type { CompiledPolicy, Diagnostic, HookEvent } from '../../engine/types';
+import { InMemoryMemory, memoryRecords, memorySeeds } from '../../engine/memory/in-memory';
+import type { CompiledPolicy, Diagnostic, Facts, HookEvent } from '../../engine/types';
 import { compileGuarded } from '../../engine/host/compile-entry';
 import { discoverPolicyFiles } from '../../engine/host/discover';
 import { createFileFacts } from '../../engine/host/file-facts';
+import { projectMemoryFacts, projectStore } from '../../engine/host/memory';
+import { parsePolicyText } from '../../engine/load';
 import { resolveProjectRoot, toAbsolutePosix } from '../../engine/host/project-root';
 import { parseEvent } from '../hook';
 import { isBuiltInRule } from '../../engine/self-protection';
@@ -22,6 +26,7 @@ interface ExplainOptions {
   config: string[];
   json?: boolean;
   projectDir?: string;
+  memory?: string;
 }
 
 export interface LoadedForCommand {
@@ -64,6 +69,7 @@ export function register(program: Command): void {
     .option('-c, --config <file>', 'policy file (repeatable; default: as the runner finds it)', collect, [])
     .option('--json', 'print one JSON object instead of the report')
     .option('--project-dir <dir>', 'project root (default: $CLAUDE_PROJECT_DIR, else the event\'s cwd, else the current folder)')
+    .option('--memory <file>', 'a YAML or JSON list of records the memory store holds, instead of the project\'s store (as a test suite\'s memory:)')
     .exitOverride(usageErrorsExit2)
     .action(async (eventFile: string, options: ExplainOptions) => {
       const event = readEvent(eventFile);
@@ -73,12 +79,40 @@ export function register(program: Command): void {
       const loaded = loadPolicyForCommand(options.config, projectRoot, process.env);
       reportDiagnostics(loaded.diagnostics);
       const policy = loaded.policy as CompiledPolicy;
-      const facts = createFileFacts(projectRoot);
-      const decision = await evaluate(policy, event, { projectRoot, env: process.env, facts, now: Date.now });
+      const now = Date.now;
+      const memory = options.memory !== undefined ? fileMemory(options.memory, event, now()) : storeMemory(projectRoot, policy, now);
+      const facts: Facts = memory ? { ...createFileFacts(projectRoot), memory } : createFileFacts(projectRoot);
+      const decision = await evaluate(policy, event, { projectRoot, env: process.env, facts, now });
+      if (memory && 'close' in memory) memory.close();
       const response = renderResponse(decision, { onError: policy.settings.onError });
       const input = { decision, response, ruleCount: policy.rules.filter((r) => !isBuiltInRule(r)).length, projectRoot };
       process.stdout.write(options.json ? `${JSON.stringify(explainJson(input), null, 2)}\n` : explainText(input));
     });
+}
+
+/** The project's store, as the runner reads it (opened only when a let asks); null when the policy turns it off. */
+function storeMemory(projectRoot: string, policy: CompiledPolicy, now: () => number): ReturnType<typeof projectMemoryFacts> | null {
+  const store = projectStore(projectRoot, policy.settings);
+  return store ? projectMemoryFacts(store, now) : null;
+}
+
+/** The records of a --memory file, in memory; records without a session belong to the event's. */
+function fileMemory(file: string, event: HookEvent, nowMs: number): InMemoryMemory {
+  let text = '';
+  try {
+    text = fs.readFileSync(path.resolve(file), 'utf8');
+  } catch (e) {
+    reportDiagnostics([diagnostic('test-file-not-found', `cannot read the memory file: ${(e as Error).message}`, { file })]);
+  }
+  const parsed = parsePolicyText(file, text);
+  reportDiagnostics(parsed.diagnostics);
+  const seeds = memorySeeds(parsed.doc);
+  if (typeof seeds === 'string') {
+    reportDiagnostics([diagnostic('schema-invalid', `--memory: ${seeds}`, { file })]);
+    throw new CommanderError(2, 'policy.exit', '');
+  }
+  const session = typeof event.session_id === 'string' && event.session_id !== '' ? event.session_id : null;
+  return new InMemoryMemory(memoryRecords(seeds, { session, nowMs }));
 }
 
 function readEvent(file: string): HookEvent {

@@ -10,6 +10,7 @@ import { CommanderError, type Command } from 'commander';
 import { diagnostic, hasErrors } from '../../engine/diagnostics';
 import { compileGuarded, type CompileResult } from '../../engine/host/compile-entry';
 import { discoverPolicyFiles } from '../../engine/host/discover';
+import { createFileFacts } from '../../engine/host/file-facts';
 import { createCoverage, summarizeCoverage } from '../../engine/testing/coverage';
 import { parseSuiteText } from '../../engine/testing/parse-suite';
 import { runSuite, type SuiteHost } from '../../engine/testing/run-suite';
@@ -126,7 +127,9 @@ function suiteHost(workspace: Workspace, policy: CompiledPolicy): SuiteHost {
     },
     execute: async (input) => {
       const env = { ...input.env, HOOKPOLICY_CACHE_DIR: workspace.cacheDir };
-      const hook = await runHook({ argv: [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false });
+      // The suite's memory, in memory: a test never reads or writes the project's store.
+      const facts = input.memory ? { ...createFileFacts(input.projectRoot), memory: input.memory } : undefined;
+      const hook = await runHook({ argv: [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false, ...(facts ? { facts } : {}) });
       return { decision: hook.decision, response: hook.response };
     },
     now: () => Date.now(),

@@ -147,11 +147,12 @@ describe('without a store, or with a failing one', () => {
     expect((await run(['n: { count: test-fail, optional: true }'], '[{{n}}]', [], stop, [], none)).text).toBe('[]');
   });
 
-  test('a store that throws is a fact-error on the rule', async () => {
+  test('a store that cannot be read fails the let like an unreadable file, never on_error', async () => {
     const ctx = memoryContext();
-    const broken = { ...ctx, facts: Object.assign(ctx.facts, { memory: { count: () => { throw new Error('memory-unavailable'); } } as never }) };
-    const { d } = await run(['n: { count: test-fail }'], '{{n}}', [], stop, [], broken);
-    expect(d.errors.map((e) => e.code)).toEqual(['fact-error']);
-    expect(d.errors[0].message).toContain('memory-unavailable');
+    const broken = { ...ctx, facts: Object.assign(ctx.facts, { memory: { count: () => { throw new Error('better-sqlite3 is not built'); } } as never }) };
+    const { d, trace } = await run(['n: { count: test-fail }'], '{{n}}', [], stop, [], broken);
+    expect(d.errors).toEqual([]);
+    expect(trace.failed?.detail).toBe('let n: the memory store cannot be read: better-sqlite3 is not built');
+    expect((await run(['n: { count: test-fail, optional: true }'], '[{{n}}]', [], stop, [], broken)).text).toBe('[]');
   });
 });

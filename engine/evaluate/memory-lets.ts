@@ -1,8 +1,10 @@
 /**
  * Store-reading lets (`count`, `last`, `summaries`, `search`, `summary`, `metrics`),
  * computed through facts.memory. Loaded by the runner only when a rule with one is
- * reached (dist/memory.cjs), so events that read no memory never load it. Without a store
- * the let fails like an unreadable file: the rule does not apply, unless `optional`.
+ * reached (dist/memory.cjs), so events that read no memory never load it. Without a store,
+ * or with one that cannot be read (better-sqlite3 missing, a refused folder: the runner
+ * warns about it once), the let fails like an unreadable file: the rule does not apply,
+ * unless `optional`. A store that cannot be read never turns into on_error.
  */
 import type { CompiledLet, MemoryFacts, MemoryRecord } from '../types';
 import { summaryLines, searchLines } from '../memory/lines';
@@ -24,6 +26,14 @@ const MINUTE_MS = 60_000;
 export function computeMemoryLet(l: CompiledLet, lookup: (name: string) => string | undefined, scope: EventScope): LetResult {
   const memory = scope.memory;
   if (!memory) return failed('the project has no memory store');
+  try {
+    return computeWith(memory, l, lookup, scope);
+  } catch (err) {
+    return failed(`the memory store cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function computeWith(memory: MemoryFacts, l: CompiledLet, lookup: (name: string) => string | undefined, scope: EventScope): LetResult {
   const query = l.memory ?? { scope: 'session' as const };
   const who = scope.who;
   switch (l.kind) {

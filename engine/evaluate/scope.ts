@@ -66,7 +66,6 @@ export class EventScope {
   private oversizedCache: Array<string | null | undefined> = [undefined, undefined];
   /** The policy's `memory.privacy` globs: a record matching one is dropped. */
   privacy: readonly string[] = [];
-  private memoryCache: MemoryFacts | null | undefined;
 
   constructor(
     readonly event: HookEvent,
@@ -154,10 +153,9 @@ export class EventScope {
     return (this.factsCache ??= guardFacts(this.ctx.facts));
   }
 
-  /** The memory store (facts.memory), with thrown errors turned into FactError; null when there is none. */
+  /** The memory store (facts.memory); null when there is none. Store-reading lets catch what it throws. */
   get memory(): MemoryFacts | null {
-    if (this.memoryCache === undefined) this.memoryCache = this.ctx.facts.memory ? guardMemory(this.ctx.facts.memory) : null;
-    return this.memoryCache;
+    return this.ctx.facts.memory ?? null;
   }
 
   /** Whose records: the event's session, and its agent as Decision.agent names it (the runner stores records so). */
@@ -209,16 +207,6 @@ function guardFacts(facts: Facts): Facts {
     ...(facts.realpath ? { realpath: (path: string) => guarded(() => facts.realpath?.(path) ?? null, `cannot resolve ${path}`) } : {}),
     ...(facts.resolve ? { resolve: (path: string) => guarded(() => facts.resolve?.(path) ?? null, `cannot resolve ${path}`) } : {}),
     ...(facts.volume ? { volume: () => guarded(() => facts.volume?.() ?? { windows: false }, 'cannot tell the file system') } : {}),
-  };
-}
-
-function guardMemory(memory: MemoryFacts): MemoryFacts {
-  return {
-    count: (kind, scope, who, sinceMs) => guarded(() => memory.count(kind, scope, who, sinceMs), `cannot count ${kind} records in the memory store`),
-    last: (kind, scope, who, first) => guarded(() => memory.last(kind, scope, who, first), `cannot read the last ${kind} record of the memory store`),
-    summaries: (limit, exclude) => guarded(() => memory.summaries(limit, exclude), 'cannot read session summaries from the memory store'),
-    search: (query, limit) => guarded(() => memory.search(query, limit), 'cannot search the memory store'),
-    sessionRecords: (session) => guarded(() => memory.sessionRecords(session), 'cannot read this session\'s records from the memory store'),
   };
 }
 

@@ -116,3 +116,25 @@ function newestFirst(a: MemoryRecord, b: MemoryRecord): number {
 function wordsOf(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
 }
+
+/**
+ * A list of records as a `--memory` file gives it (the shape of a suite's `memory`), or
+ * why it is not one.
+ * @example memorySeeds([{ kind: 'test-fail', text: 'jest: 2 failed', at: '-5m' }]) // the same list
+ * @example memorySeeds({ kind: 'x' }) // 'expected a list of records ({ kind, text, ... })'
+ */
+export function memorySeeds(value: unknown): MemorySeed[] | string {
+  if (!Array.isArray(value)) return 'expected a list of records ({ kind, text, ... })';
+  for (const [i, r] of value.entries()) {
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) return `record ${i + 1} is not a mapping`;
+    const seed = r as Record<string, unknown>;
+    if (typeof seed.kind !== 'string' || seed.kind === '' || typeof seed.text !== 'string') return `record ${i + 1} needs a kind and a text`;
+    if (seed.at !== undefined && (typeof seed.at !== 'string' || seedTime(seed.at, 0) === null)) return `record ${i + 1}: at is neither an ISO time nor -N(m|h|d)`;
+    if (seed.importance !== undefined && !(typeof seed.importance === 'number' && seed.importance >= 0 && seed.importance <= 1)) return `record ${i + 1}: importance is not a number from 0 to 1`;
+    if (seed.fields !== undefined && (seed.fields === null || typeof seed.fields !== 'object' || Object.values(seed.fields).some((v) => typeof v !== 'string'))) return `record ${i + 1}: fields must map names to text`;
+    for (const key of ['session', 'agent'] as const) {
+      if (seed[key] !== undefined && seed[key] !== null && typeof seed[key] !== 'string') return `record ${i + 1}: ${key} must be text or null`;
+    }
+  }
+  return value as MemorySeed[];
+}

@@ -34,7 +34,8 @@ export function addPolicyRules(tally: CoverageTally, policy: CompiledPolicy): vo
 }
 
 /**
- * Counts one case: rules in the trace were exercised, rules that fired decided.
+ * Counts one case: rules in the trace were exercised, rules that fired decided (a rule
+ * that only records fires without a hit).
  * @example recordDecision(tally, decision)
  */
 export function recordDecision(tally: CoverageTally, decision: Decision): void {
@@ -47,7 +48,8 @@ export function recordDecision(tally: CoverageTally, decision: Decision): void {
     if (entry) entry.exercised++;
   }
   const fired = new Set<string>();
-  for (const hit of [...decision.decidedBy, ...decision.hits]) {
+  const firedTraces = decision.trace.filter((t) => t.status === 'fired');
+  for (const hit of [...decision.decidedBy, ...decision.hits, ...firedTraces]) {
     const key = keyOf(hit.source.file, hit.id);
     if (fired.has(key)) continue;
     fired.add(key);

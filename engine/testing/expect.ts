@@ -3,9 +3,9 @@
  * message, context and warning are read from the Decision; stdout, stderr and exit_code
  * from the rendered response, exactly as Claude Code would receive it.
  */
-import type { Decision } from '../types';
+import type { Decision, RecordDraft } from '../types';
 import { lineDiff, stableJson } from './diff';
-import type { CaseActual, Expectation, ExpectationFailure, TextMatcher } from './types';
+import type { CaseActual, Expectation, ExpectationFailure, RecordExpectation, TextMatcher } from './types';
 
 /**
  * Ids of the rules whose outcome took effect: the rules that decided the final outcome,
@@ -51,7 +51,36 @@ export function checkExpectation(expect: Expectation, actual: CaseActual): Expec
     failures.push({ key: 'exit_code', message: 'exit code differs', expected: String(expect.exit_code), actual: String(r.exitCode) });
   }
   checkText(failures, 'stderr', expect.stderr, r.stderr === '' ? null : r.stderr);
+  if (expect.records !== undefined) checkRecords(failures, expect.records, d?.records ?? []);
+  if (expect.dropped !== undefined && expect.dropped !== (d?.droppedRecords ?? 0)) {
+    failures.push({ key: 'dropped', message: 'dropped records differ', expected: String(expect.dropped), actual: String(d?.droppedRecords ?? 0) });
+  }
   return failures;
+}
+
+/**
+ * Whether one stored record is what a case expects: same kind, text matching, same
+ * importance and rule when given.
+ * @example recordMatches({ kind: 'test-fail', text: { contains: 'jest' } }, draft) // true
+ */
+export function recordMatches(expected: RecordExpectation, actual: RecordDraft): boolean {
+  if (expected.kind !== actual.kind) return false;
+  if (expected.text !== undefined && !matchText(expected.text, actual.text)) return false;
+  if (expected.importance !== undefined && Math.abs(expected.importance - actual.importance) > 1e-9) return false;
+  return expected.rule === undefined || expected.rule === actual.rule;
+}
+
+/** The records, in order and all of them; one failure listing both sides when they differ. */
+function checkRecords(failures: ExpectationFailure[], expected: readonly RecordExpectation[], actual: readonly RecordDraft[]): void {
+  if (expected.length === actual.length && expected.every((e, i) => recordMatches(e, actual[i]))) return;
+  const want = expected.map((e) => [e.kind, e.text ? describeMatcher(e.text) : '', e.importance !== undefined ? `importance ${e.importance}` : '', e.rule ? `rule ${e.rule}` : ''].filter(Boolean).join(' ')).join('\n');
+  const have = actual.map((a) => `${a.kind} ${JSON.stringify(a.text)} importance ${a.importance} rule ${a.rule}`).join('\n');
+  failures.push({
+    key: 'records',
+    message: expected.length === actual.length ? 'records differ' : `${actual.length} record(s) stored, ${expected.length} expected`,
+    expected: want === '' ? '(none)' : want,
+    actual: have === '' ? '(none)' : have,
+  });
 }
 
 /**

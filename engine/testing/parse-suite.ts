@@ -5,7 +5,8 @@
 import * as path from 'path';
 import { parsePolicyText } from '../load';
 import type { Diagnostic, SourceMap } from '../types';
-import type { EventShorthand, EventSource, Expectation, FileSpec, TestCase, TestSuite, TextMatcher } from './types';
+import type { MemorySeed } from '../memory/in-memory';
+import type { EventShorthand, EventSource, Expectation, FileSpec, RecordExpectation, TestCase, TestSuite, TextMatcher } from './types';
 import { validateSuiteDoc } from './validate-suite';
 
 export interface ParseSuiteResult {
@@ -16,7 +17,7 @@ export interface ParseSuiteResult {
 
 type Raw = Record<string, unknown>;
 
-const EXPECT_KEYS: Array<keyof Expectation> = ['outcome', 'rules', 'message', 'context', 'warning', 'stdout', 'exit_code', 'stderr'];
+const EXPECT_KEYS: Array<keyof Expectation> = ['outcome', 'rules', 'message', 'context', 'warning', 'stdout', 'exit_code', 'stderr', 'records', 'dropped'];
 
 /**
  * Parses one suite file's text; `file` is its absolute path.
@@ -39,7 +40,7 @@ function toSuite(file: string, doc: Raw, map: SourceMap): TestSuite {
   const policy = doc.policy;
   const policies = policy === undefined ? [] : ([] as string[]).concat(policy as string | string[]).map((p) => toPosix(path.resolve(dir, p)));
   const cases = (doc.cases as Raw[]).map((c, i) => toCase(c, i, dir, map));
-  return { file, policies, env: (doc.env as Record<string, string>) ?? {}, files: (doc.files as Record<string, FileSpec>) ?? {}, cases };
+  return { file, policies, env: (doc.env as Record<string, string>) ?? {}, files: (doc.files as Record<string, FileSpec>) ?? {}, memory: (doc.memory as MemorySeed[]) ?? [], cases };
 }
 
 function toCase(raw: Raw, index: number, dir: string, map: SourceMap): TestCase {
@@ -52,6 +53,7 @@ function toCase(raw: Raw, index: number, dir: string, map: SourceMap): TestCase 
     event: toEventSource(raw, dir),
     files: (raw.files as Record<string, FileSpec>) ?? {},
     env: (raw.env as Record<string, string>) ?? {},
+    memory: (raw.memory as MemorySeed[]) ?? [],
     expect,
     expectLocations,
   };
@@ -69,6 +71,16 @@ function toExpectation(raw: Raw): Expectation {
   if (raw.rules !== undefined) e.rules = raw.rules as string[];
   if (raw.stdout !== undefined) e.stdout = raw.stdout;
   if (raw.exit_code !== undefined) e.exit_code = raw.exit_code as number;
+  if (raw.dropped !== undefined) e.dropped = raw.dropped as number;
+  if (Array.isArray(raw.records)) {
+    e.records = (raw.records as Raw[]).map((r) => {
+      const record: RecordExpectation = { kind: r.kind as string };
+      if (r.text !== undefined) record.text = toMatcher(r.text);
+      if (r.importance !== undefined) record.importance = r.importance as number;
+      if (r.rule !== undefined) record.rule = r.rule as string;
+      return record;
+    });
+  }
   for (const key of ['message', 'context', 'warning', 'stderr'] as const) {
     if (raw[key] !== undefined) e[key] = toMatcher(raw[key]);
   }

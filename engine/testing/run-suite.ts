@@ -4,7 +4,8 @@
  * (temp projects, event files, the hook runner, the clock) comes in through SuiteHost.
  */
 import { diagnostic } from '../diagnostics';
-import type { CompiledPolicy, Diagnostic, HookEvent } from '../types';
+import { InMemoryMemory, memoryRecords } from '../memory/in-memory';
+import type { CompiledPolicy, Diagnostic, HookEvent, MemoryFacts } from '../types';
 import { addPolicyRules, recordDecision, type CoverageTally } from './coverage';
 import { checkExpectation, effectiveRules } from './expect';
 import { expandShorthand, withProject } from './shorthand';
@@ -18,6 +19,8 @@ export interface CaseInput {
   env: Record<string, string>;
   /** Absolute POSIX path of the case's temp project. */
   projectRoot: string;
+  /** The case's memory store (the suite's and the case's records); absent when the policy turns the store off. */
+  memory?: MemoryFacts;
 }
 
 export interface SuiteHost {
@@ -57,12 +60,24 @@ async function runCase(suite: TestSuite, c: TestCase, projectRoot: string, host:
   const built = buildEvent(c, projectRoot, host);
   if ('error' in built) return { ...base, error: built.error };
   const env = { ...suite.env, ...c.env, CLAUDE_PROJECT_DIR: projectRoot };
-  const actual = await host.execute({ event: built.event, stdin: JSON.stringify(built.event), env, projectRoot });
+  const memory = caseMemory(suite, c, built.event, policy, host.now());
+  const actual = await host.execute({ event: built.event, stdin: JSON.stringify(built.event), env, projectRoot, ...(memory ? { memory } : {}) });
   const failures = checkExpectation(c.expect, actual).map((f) => ({ ...f, location: c.expectLocations[f.key] }));
   const d = actual.decision;
   if (d) recordDecision(tally, d);
   const decidedBy = d ? effectiveRules(d).map((id) => ({ id, source: (d.hits.find((h) => h.id === id) ?? d.decidedBy.find((h) => h.id === id))!.source })) : [];
   return { ...base, passed: failures.length === 0, failures, decidedBy, outcome: d ? d.outcome : null, event: built.event, response: actual.response };
+}
+
+/**
+ * The store a case runs with: the suite's records then the case's, in memory (an empty
+ * store when neither gives any, as a project's store starts); none when the policy says
+ * `store: false`. Records without a session belong to the case's event's session.
+ */
+function caseMemory(suite: TestSuite, c: TestCase, event: HookEvent, policy: CompiledPolicy, nowMs: number): MemoryFacts | null {
+  if (policy.settings?.memory?.dir === null) return null;
+  const session = typeof event.session_id === 'string' && event.session_id !== '' ? event.session_id : null;
+  return new InMemoryMemory(memoryRecords([...suite.memory, ...c.memory], { session, nowMs }));
 }
 
 /** The case's full event, or why it cannot be built. */

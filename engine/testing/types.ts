@@ -4,6 +4,7 @@
  * Everything is plain data; reporters only read these.
  */
 import type { Decision, Diagnostic, FinalOutcome, HookEvent, HookResponse, SourceLocation } from '../types';
+import type { MemorySeed } from '../memory/in-memory';
 
 /** A temp project file: its exact content, or `size` bytes of filler. */
 export type FileSpec = { content: string } | { size: number };
@@ -32,6 +33,14 @@ export type EventSource =
 /** A text expectation: a plain string in YAML means `contains`. */
 export type TextMatcher = { contains: string } | { regex: string } | { equals: string };
 
+/** One record a case expects the decision to store. */
+export interface RecordExpectation {
+  kind: string;
+  text?: TextMatcher;
+  importance?: number;
+  rule?: string;
+}
+
 export interface Expectation {
   outcome?: FinalOutcome;
   rules?: string[];
@@ -42,6 +51,10 @@ export interface Expectation {
   stdout?: unknown;
   exit_code?: number;
   stderr?: TextMatcher;
+  /** Exactly the records stored, in order; [] = none. */
+  records?: RecordExpectation[];
+  /** How many records the privacy filter dropped. */
+  dropped?: number;
 }
 
 export interface TestCase {
@@ -51,6 +64,8 @@ export interface TestCase {
   event: EventSource;
   files: Record<string, FileSpec>;
   env: Record<string, string>;
+  /** Records the memory store holds for this case, after the suite's. */
+  memory: MemorySeed[];
   expect: Expectation;
   /** Where each expectation key is written, for failure messages. */
   expectLocations: Partial<Record<keyof Expectation, SourceLocation>>;
@@ -62,6 +77,8 @@ export interface TestSuite {
   policies: string[];
   env: Record<string, string>;
   files: Record<string, FileSpec>;
+  /** Records the memory store holds for every case. */
+  memory: MemorySeed[];
   cases: TestCase[];
 }
 

@@ -6,6 +6,7 @@ import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import suiteSchema from '../../policy-test.schema.json';
 import { diagnostic } from '../diagnostics';
+import { seedTime } from '../memory/in-memory';
 import type { Diagnostic, SourceMap } from '../types';
 import { collapseErrors, type SchemaProblem } from '../validate/collapse';
 import { didYouMean } from '../validate/suggest';
@@ -60,13 +61,22 @@ function fileKeyProblems(files: unknown, pointer: string, map: SourceMap): Diagn
     .map((key) => diagnostic('schema-invalid', `File "${key}" is outside the test project; use a project-relative path without ".."`, map.locate(`${pointer}/${escape(key)}`, 'key')));
 }
 
+/** A memory record's `at` must be an ISO time or `-N(m|h|d)`. */
+function memoryProblems(memory: unknown, pointer: string, map: SourceMap): Diagnostic[] {
+  if (!Array.isArray(memory)) return [];
+  return memory.flatMap((r: { at?: unknown }, i) => (typeof r?.at === 'string' && seedTime(r.at, 0) === null
+    ? [diagnostic('schema-invalid', `"${r.at}" is neither an ISO time nor a time before the case (-45m, -2h, -3d)`, map.locate(`${pointer}/${i}/at`))]
+    : []));
+}
+
 /** Each case needs exactly one of event, event_json and event_file, and valid regexes. */
 function eventSourceProblems(doc: unknown, map: SourceMap): Diagnostic[] {
-  const suite = doc as { cases?: Array<Record<string, unknown>>; files?: object };
+  const suite = doc as { cases?: Array<Record<string, unknown>>; files?: object; memory?: unknown };
   const cases = suite.cases ?? [];
-  const out: Diagnostic[] = fileKeyProblems(suite.files, '/files', map);
+  const out: Diagnostic[] = [...fileKeyProblems(suite.files, '/files', map), ...memoryProblems(suite.memory, '/memory', map)];
   cases.forEach((c, i) => {
     out.push(...fileKeyProblems(c.files, `/cases/${i}/files`, map));
+    out.push(...memoryProblems(c.memory, `/cases/${i}/memory`, map));
     const given = ['event', 'event_json', 'event_file'].filter((k) => c[k] !== undefined);
     if (given.length === 0) {
       out.push(diagnostic('schema-required', `Case "${String(c.name)}" needs one of event, event_json or event_file`, map.locate(`/cases/${i}`)));
@@ -80,6 +90,13 @@ function eventSourceProblems(doc: unknown, map: SourceMap): Diagnostic[] {
         out.push(diagnostic('invalid-regex', `${regexError(regex)}`, map.locate(`/cases/${i}/expect/${key}/regex`)));
       }
     }
+    const records = (c.expect as { records?: Array<{ text?: { regex?: unknown } }> } | undefined)?.records ?? [];
+    records.forEach((r, j) => {
+      const regex = r?.text?.regex;
+      if (typeof regex === 'string' && regexError(regex)) {
+        out.push(diagnostic('invalid-regex', `${regexError(regex)}`, map.locate(`/cases/${i}/expect/records/${j}/text/regex`)));
+      }
+    });
   });
   return out;
 }
