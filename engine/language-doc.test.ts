@@ -1,0 +1,135 @@
+/**
+ * The examples of docs/language.md's "Memory: record and recall" section (and the rule
+ * anatomy under "Rules"), and of test-format.md's "Memory": each builds without an error,
+ * and the memory examples do what the prose says.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { storeContext } from '../test/support/memory-store';
+import { buildPolicy } from './build-policy';
+import { evaluate } from './evaluate';
+import { memoryReader } from './load';
+import type { MemorySeed } from './memory/in-memory';
+import { parseSuiteText } from './testing/parse-suite';
+import type { CompiledPolicy, HookEvent } from './types';
+
+const DOCS = path.join(__dirname, '..', 'docs');
+
+/** The ```yaml blocks between a heading and the next heading of the same level. */
+function yamlBlocks(file: string, heading: string): string[] {
+  const doc = fs.readFileSync(path.join(DOCS, file), 'utf8');
+  const level = heading.split(' ')[0];
+  const start = doc.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`no "${heading}" in ${file}`);
+  const rest = doc.slice(start + heading.length + 2);
+  const end = rest.search(new RegExp(`\\n${level} `));
+  const section = end < 0 ? rest : rest.slice(0, end);
+  return [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+/** A block as a policy: a list of rules goes under `rules:`. */
+function asPolicy(block: string): string {
+  if (/^- /m.test(block.split('\n')[0])) return `version: 1\nrules:\n${block.replace(/^/gm, '  ')}`;
+  return `version: 1\n${block}`;
+}
+
+function build(block: string): CompiledPolicy {
+  const result = buildPolicy(['p.yaml'], memoryReader({ 'p.yaml': asPolicy(block) }));
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return result.policy!;
+}
+
+const memoryBlocks = yamlBlocks('language.md', '## Memory: record and recall');
+/** Every memory example as one policy, so each rule can be tried by id. */
+const all = build(memoryBlocks.filter((b) => b.startsWith('- ')).join(''));
+const run = (event: HookEvent, seeds: MemorySeed[] = []) => evaluate(all, { session_id: 's1', cwd: '/proj', ...event }, storeContext(seeds));
+
+describe('docs/language.md, Memory', () => {
+  test.each(memoryBlocks.map((b, i) => [i, b]))('example %i builds without an error', (_i, block) => {
+    build(block as string);
+  });
+
+  test('the rule anatomy under Rules builds without an error', () => {
+    for (const block of yamlBlocks('language.md', '## Rules').slice(0, 1)) build(block);
+  });
+
+  test('observe-writes records a file change, silently', async () => {
+    const d = await run({ hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: '/proj/src/a.ts' } });
+    expect(d.outcome).toBe('none');
+    expect(d.records).toEqual([{ rule: 'observe-writes', kind: 'file-change', importance: 0.7, text: 'Edit src/a.ts', fields: { tool: 'Edit', paths: 'src/a.ts' } }]);
+  });
+
+  test('observe-bash and session-end record; SessionEnd answers nothing', async () => {
+    const bash = await run({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { success: false } });
+    expect(bash.records?.map((r) => [r.rule, r.kind, r.text])).toEqual([['observe-bash', 'PostToolUseFailure', 'npm test'], ['count-test-failures', 'test-fail', 'npm test']]);
+    const end = await run({ hook_event_name: 'SessionEnd', reason: 'clear' });
+    expect(end.records?.map((r) => r.text)).toEqual(['ended: clear']);
+    expect(end.outcome).toBe('none');
+  });
+
+  test('the privacy example is the default', () => {
+    expect(build(memoryBlocks.find((b) => b.includes('privacy:'))!).settings.memory?.privacy).toEqual(all.settings.memory?.privacy);
+  });
+
+  test('recent-sessions and related-memory give the seed\'s lines', async () => {
+    const seeds: MemorySeed[] = [
+      { kind: 'summary', text: 'JWT 인증 미들웨어 구현 완료', session: 'a', at: '2026-01-15T08:00:00Z' },
+      { kind: 'summary', text: '사용자 모델 스키마 정의', session: 'b', at: '2026-01-14T08:00:00Z' },
+    ];
+    const start = await run({ hook_event_name: 'SessionStart', source: 'startup' }, seeds);
+    expect(start.contexts).toEqual(['📝 이전 세션 컨텍스트:\n- [1/15] JWT 인증 미들웨어 구현 완료\n- [1/14] 사용자 모델 스키마 정의']);
+    const prompt = await run({ hook_event_name: 'UserPromptSubmit', prompt: 'JWT 인증' }, seeds);
+    expect(prompt.warnings).toEqual(['🔍 관련 메모리 발견:\n- JWT 인증 미들웨어 구현 완료 (1/15, relevance: 1.00) #1\n상세 조회: /mem-search <id>']);
+  });
+
+  test('own-section-only: a teammate edits its own section only', async () => {
+    const ctx = storeContext([], { files: { 'TEAM-MEMORY.md': { content: '## Lead\nplan\n## ba\nvan notes\n## murdock\ntest notes\n' } } });
+    const edit = (teammate: string | undefined, old: string) => evaluate(all, {
+      hook_event_name: 'PreToolUse', cwd: '/proj', ...(teammate ? { teammate_name: teammate } : {}),
+      tool_name: 'Edit', tool_input: { file_path: '/proj/TEAM-MEMORY.md', old_string: old, new_string: 'x' },
+    }, ctx);
+    expect((await edit('ba', 'van notes')).outcome).toBe('none');
+    expect((await edit('ba', 'test notes')).outcome).toBe('deny');
+    expect((await edit('lynch', 'plan')).outcome).toBe('deny');
+    expect((await edit(undefined, 'plan')).outcome).toBe('none');
+  });
+
+  test('session state: three failed test runs block Stop, the guard lets Claude stop', async () => {
+    const fails: MemorySeed[] = [1, 2, 3].map((n) => ({ kind: 'test-fail', text: `run ${n}` }));
+    const stop = (extra: Record<string, unknown>, seeds: MemorySeed[]) => run({ hook_event_name: 'Stop', stop_hook_active: false, ...extra }, seeds);
+    const blocked = await stop({}, fails);
+    expect(blocked.outcome).toBe('block');
+    expect(blocked.reason).toBe('3 test runs failed in this session. Fix them before stopping.');
+    expect(blocked.records?.map((r) => r.kind)).toEqual(['stop-blocked']);
+    expect((await stop({}, fails.slice(1))).outcome).toBe('none');
+    expect((await stop({ stop_hook_active: true }, fails)).outcome).toBe('none');
+    const blocks: MemorySeed[] = [1, 2, 3].map((n) => ({ kind: 'stop-blocked', text: `${n}`, at: `-${n * 10}m` }));
+    expect((await stop({}, [...fails, ...blocks])).outcome).toBe('none');
+    expect((await stop({}, [...fails, ...blocks.map((b) => ({ ...b, at: '-2h' }))])).outcome).toBe('block');
+  });
+
+  test('across a compaction: recorded on PreCompact, given back on SessionStart (compact)', async () => {
+    const pre = await run({ hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 'keep the API plan' });
+    expect(pre.records?.map((r) => r.text)).toEqual(['manual compaction; instructions: keep the API plan']);
+    const start = await run({ hook_event_name: 'SessionStart', source: 'compact' }, [
+      { kind: 'pre-compact', text: pre.records![0].text, at: '-1m' },
+      { kind: 'file-change', text: 'Edit src/a.ts', fields: { paths: 'src/a.ts' } },
+    ]);
+    expect(start.contexts).toEqual(['Before compaction: manual compaction; instructions: keep the API plan. This session so far: 1 file changed (src/a.ts)']);
+  });
+});
+
+describe('docs/test-format.md, Memory', () => {
+  test('its suite example is valid', () => {
+    const [example] = yamlBlocks('test-format.md', '### Memory');
+    const parsed = parseSuiteText('/proj/t.test.yaml', example);
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.suite?.memory).toHaveLength(2);
+  });
+
+  test('its expect example is valid', () => {
+    const block = yamlBlocks('test-format.md', '## Expectations').find((b) => b.includes('records:'))!;
+    const suite = `cases:\n  - name: x\n    event: { event: Stop }\n${block.replace(/^/gm, '    ')}`;
+    expect(parseSuiteText('/proj/t.test.yaml', suite).diagnostics).toEqual([]);
+  });
+});
