@@ -2,7 +2,8 @@
 //
 //   node scripts/bench.mjs [--runs N] [--json FILE] [--quick] [--skip SECTION,...]
 //
-// Sections: process (command mode vs the `node -e ''` floor, interleaved run by run),
+// Sections: process (command mode vs the `node -e ''` floor, interleaved run by run; the
+// memory store's recording and recall events among them),
 // memory (peak RSS), inprocess (events/s of the compiled engine), test (`policy test` on
 // 10,000 cases), daemon (`policy serve` over loopback). Figures go to stdout as tables
 // and to bench-results/latest.json (or --json FILE). See docs/performance.md.
@@ -13,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answerProblem, conditions } from './bench/conditions.mjs';
 import { daemonFigures } from './bench/daemon.mjs';
-import { caBundle, makeProjects, makeSuites } from './bench/fixtures.mjs';
+import { caBundle, makeMemoryProject, makeProjects, makeSuites } from './bench/fixtures.mjs';
 import { inProcessRate } from './bench/inprocess.mjs';
 import { otherTables, processTable, targetTable, targets } from './bench/report.mjs';
 import { peakRssMiB, rssMethod, timedRun } from './bench/spawn.mjs';
@@ -70,7 +71,7 @@ async function measureProcesses(list, runs, notes) {
 function measureMemory(list, runs) {
   const method = rssMethod();
   if (!method) return { method: null, rows: null };
-  const ids = ['floor', 'packs/none', 'packs/deny', 'packs/context', 'rules1000/none', 'rules1000/deny'];
+  const ids = ['floor', 'packs/none', 'packs/deny', 'packs/context', 'rules1000/none', 'rules1000/deny', 'memory/record', 'memory/search'];
   const chosen = ids.map((id) => list.find((c) => c.id === id)).filter(Boolean);
   const samples = new Map(chosen.map((c) => [c.id, []]));
   for (let r = 0; r < runs; r++) {
@@ -114,7 +115,10 @@ async function main() {
       installedCommands: Object.fromEntries(projects.map((p) => [p.key, p.command])),
       notes,
     };
-    const list = conditions(repo, projects, env, ca, tmp);
+    const memoryProject = makeMemoryProject(repo, tmp, env);
+    if (memoryProject.note) notes.push(`${memoryProject.name}: ${memoryProject.note}`);
+    results.installedCommands[memoryProject.key] = memoryProject.command;
+    const list = conditions(repo, projects, env, ca, tmp, memoryProject);
     if (!o.skip.has('process')) {
       results.process = await measureProcesses(list, o.runs, notes);
       const floor = results.process.find((r) => r.id === 'floor').stats;
@@ -138,7 +142,7 @@ async function main() {
     if (results.process) results.targets = targets(results);
 
     const out = [`hookpolicy bench: node ${results.node}, ${results.cpus} CPUs (${results.cpuModel}), load ${results.loadAverage.map((x) => x.toFixed(2)).join(' ')}, ${o.runs} runs per process condition${results.noisy ? ' -- NOISY: the floor varied by more than 50%, read the ratios with care' : ''}`, ''];
-    for (const p of projects) out.push(`installed command (${p.name}): ${p.command}`);
+    for (const p of [...projects, memoryProject]) out.push(`installed command (${p.name}): ${p.command}`);
     out.push('');
     if (results.process) out.push(processTable(results), '');
     const rest = otherTables(results);

@@ -3,11 +3,15 @@ import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Every timed condition: the floor, each project x event x CA setting, and the levers turned off. */
-export function conditions(repo, projects, env, ca, tmp) {
+export function conditions(repo, projects, env, ca, tmp, memory = null) {
   const node = process.execPath;
   const bin = join(repo, 'bin', 'policy.cjs');
   const withCa = { NODE_EXTRA_CA_CERTS: ca };
-  const kindLabel = { none: 'matches nothing', deny: 'denies', require: 'requires files', context: 'injects context' };
+  const kindLabel = {
+    none: 'matches nothing', deny: 'denies', require: 'requires files', context: 'injects context',
+    redirect: 'Bash with a redirection', heredoc: 'Bash with a here-document',
+    record: 'records (PostToolUse)', quiet: 'records nothing (PostToolUse)', summaries: 'recalls summaries (SessionStart)', search: 'searches memory (UserPromptSubmit)',
+  };
   const list = [
     { id: 'floor', label: "floor: node -e ''", command: `${node} -e ''`, env, stdin: JSON.stringify(projects[0].events.none) },
     { id: 'floor+ca', label: "floor, NODE_EXTRA_CA_CERTS set", command: `${node} -e ''`, env: { ...env, ...withCa }, stdin: JSON.stringify(projects[0].events.none) },
@@ -18,6 +22,13 @@ export function conditions(repo, projects, env, ca, tmp) {
       const stdin = JSON.stringify(event);
       list.push({ id: `${p.key}/${kind}`, label: `${p.name}, ${kindLabel[kind]}`, command: p.command, env: penv, stdin, kind });
       list.push({ id: `${p.key}/${kind}+ca`, label: `${p.name}, ${kindLabel[kind]}, CA set`, command: p.command, env: { ...penv, ...withCa }, stdin, kind });
+    }
+  }
+  // Recording and recall: interleaved with the rest, so each recall first ingests what was recorded since.
+  if (memory) {
+    const menv = { ...env, CLAUDE_PROJECT_DIR: memory.dir };
+    for (const [kind, event] of Object.entries(memory.events)) {
+      list.push({ id: `memory/${kind}`, label: `${memory.name}, ${kindLabel[kind]}`, command: memory.command, env: menv, stdin: JSON.stringify(event), kind });
     }
   }
   const packs = projects[0];
@@ -44,7 +55,10 @@ export function conditions(repo, projects, env, ca, tmp) {
 /** What each event kind must answer; a runner that answers otherwise would be measuring something else. */
 export function answerProblem(kind, run) {
   if (run.code !== 0) return `exit ${run.code}: ${run.stderr.trim()}`;
-  if (kind === 'none' && run.stdout !== '') return `expected no output, got ${run.stdout.trim()}`;
+  if (run.stderr !== '' && ['record', 'quiet', 'summaries', 'search'].includes(kind)) return `expected nothing on stderr, got ${run.stderr.trim()}`;
+  if ((kind === 'none' || kind === 'record' || kind === 'quiet') && run.stdout !== '') return `expected no output, got ${run.stdout.trim()}`;
+  if ((kind === 'redirect' || kind === 'heredoc') && run.stdout !== '') return `expected no output (the write is allowed), got ${run.stdout.trim()}`;
+  if ((kind === 'summaries' || kind === 'search') && !/additionalContext/.test(run.stdout)) return `expected additionalContext, got ${run.stdout.trim() || '(nothing)'}`;
   if (kind === 'deny' && !/"permissionDecision":"deny"/.test(run.stdout)) return `expected a deny, got ${run.stdout.trim() || '(nothing)'}`;
   if (kind === 'require' && run.stdout !== '') return `expected no output (L1/L2 present), got ${run.stdout.trim()}`;
   if (kind === 'context' && !/additionalContext/.test(run.stdout)) return `expected additionalContext, got ${run.stdout.trim() || '(nothing)'}`;

@@ -44,13 +44,17 @@ export function generatedPolicy(count = 1000) {
   return { version: 1, agents: { identity: ['agent_type', 'teammate_name'], main: 'alpha', roles: ROLES }, rules: [...rules, ...special] };
 }
 
-/** The bench's four kinds of event, for a project folder. */
+/** The bench's kinds of event, for a project folder. */
 export function events(dir, denyCommand) {
   const common = { session_id: 'bench-0001', transcript_path: join(dir, '.claude', 'transcript.jsonl'), cwd: dir };
   const tool = (name, input) => ({ ...common, hook_event_name: 'PreToolUse', permission_mode: 'default', tool_name: name, tool_input: input, tool_use_id: 'toolu_bench' });
   return {
     none: tool('Bash', { command: 'ls -la src && git status --short', description: 'list files' }),
     deny: tool('Bash', { command: denyCommand, description: 'bench' }),
+    // Bash commands whose written paths must be known (the self-protection rule asks for every Bash
+    // call); mission/ is a folder the packs' main agent (ai-team's orchestrator) may write.
+    redirect: tool('Bash', { command: 'echo done > mission/out.txt', description: 'bench' }),
+    heredoc: tool('Bash', { command: "cat <<'EOF' > mission/notes.md\n# Notes\nThe build passed; next: tag the release.\nEOF", description: 'bench' }),
     require: { ...common, hook_event_name: 'TeammateIdle', permission_mode: 'default', team_name: 't1', teammate_name: 'murdock' },
     context: { ...common, hook_event_name: 'SubagentStart', agent_id: 'agent-ba-1', agent_type: 'ba' },
   };
@@ -135,4 +139,68 @@ export function makeSuites(repo, tmp, total = 10000) {
     writeFileSync(join(dir, name), JSON.stringify({ ...suite, policy: policies, cases }, null, 1));
   });
   return { dir, cases: written };
+}
+
+/** The memory project's policy: seed 003's layer in three rules (record, recall summaries, search). */
+const MEMORY_POLICY = `version: 1
+rules:
+  - id: observe
+    on: PostToolUse
+    tools: [Write, Edit, Bash]
+    record:
+      kind: observation
+      importance: 0.7
+      text: "{{tool}} {{paths}}{{command}}"
+      fields: { tool: "{{tool}}", paths: "{{paths}}" }
+  - id: recall-summaries
+    on: SessionStart
+    let:
+      earlier: { summaries: 3, budget_tokens: 500 }
+    context: "📝 이전 세션 컨텍스트:\\n{{earlier}}"
+  - id: related
+    on: UserPromptSubmit
+    let:
+      found: { search: "{{prompt}}", limit: 3, min_relevance: 0.3 }
+    context: "🔍 관련 메모리 발견:\\n{{found}}"
+`;
+
+const TOPICS = ['jwt auth middleware', 'user model schema', 'error handling', 'payment webhook', 'rate limiter', 'search index', 'email templates', 'feature flags'];
+
+/**
+ * A project whose memory store already holds `records` records of 40 earlier sessions
+ * (each with a summary), indexed, as after weeks of use; and its four events: a recording
+ * PostToolUse, a PostToolUse no rule records (the same project's baseline), a SessionStart
+ * that recalls summaries and a UserPromptSubmit that searches.
+ */
+export function makeMemoryProject(repo, tmp, env, records = 2000) {
+  const dir = join(tmp, 'memory');
+  write(join(dir, '.claude', 'policies.yaml'), MEMORY_POLICY);
+  const store = join(dir, '.claude', 'hookpolicy', 'memory');
+  mkdirSync(store, { recursive: true, mode: 0o700 });
+  const start = Date.now() - 7 * 86_400_000;
+  const lines = [];
+  for (let i = 0; i < records; i++) {
+    const session = `past-${String(Math.floor((i * 40) / records)).padStart(2, '0')}`;
+    const topic = TOPICS[i % TOPICS.length];
+    const last = Math.floor(((i + 1) * 40) / records) !== Math.floor((i * 40) / records);
+    const common = { at: new Date(start + i * 60_000).toISOString(), session, agent: null };
+    lines.push({ ...common, event: 'PostToolUse', rule: 'observe', kind: 'observation', importance: 0.7, text: `Edit src/${topic.replace(/ /g, '-')}/part-${i}.ts (${topic})`, fields: { tool: 'Edit' } });
+    if (last) lines.push({ ...common, event: 'SessionEnd', rule: 'summary', kind: 'summary', importance: 0.8, text: `${topic}: ${1 + (i % 5)} files changed, tests pass`, fields: {} });
+  }
+  writeFileSync(join(store, 'journal.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const penv = { ...env, CLAUDE_PROJECT_DIR: dir };
+  // Indexed once, as earlier sessions' readers left it.
+  spawnSync(process.execPath, [join(repo, 'bin', 'policy.cjs'), 'memory', 'list', '--limit', '1'], { env: penv, cwd: dir });
+  const common = { session_id: 'bench-memory', transcript_path: join(dir, '.claude', 'transcript.jsonl'), cwd: dir };
+  const post = (name, input) => ({ ...common, hook_event_name: 'PostToolUse', tool_name: name, tool_input: input, tool_response: { stdout: '' }, tool_use_id: 'toolu_bench', duration_ms: 12 });
+  return {
+    name: 'memory store', key: 'memory', dir,
+    events: {
+      record: post('Bash', { command: 'npm run build', description: 'build' }),
+      quiet: post('Read', { file_path: join(dir, 'src', 'a.ts') }),
+      summaries: { ...common, hook_event_name: 'SessionStart', source: 'startup' },
+      search: { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'fix the jwt auth middleware error handling' },
+    },
+    ...installedCommand(repo, dir, penv),
+  };
 }

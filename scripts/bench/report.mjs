@@ -56,14 +56,21 @@ export function targets(results) {
     const worst = Math.max(...ids.map((id) => med(id) / floor).filter(Number.isFinite));
     if (Number.isFinite(worst)) checks.push({ what, value: `${round(worst, 2)}x`, limit: `<= ${limit}x`, ok: worst <= limit });
   };
-  const kinds = ['none', 'deny', 'require', 'context'];
+  const kinds = ['none', 'deny', 'require', 'context', 'redirect', 'heredoc'];
   ratio(kinds.map((k) => `packs/${k}`), 1.2, 'command mode, shipped packs (worst event), p50 vs floor');
   ratio(kinds.map((k) => `rules1000/${k}`), 1.4, 'command mode, 1,000 rules (worst event), p50 vs floor');
   ratio(kinds.flatMap((k) => [`packs/${k}+ca`, `rules1000/${k}+ca`]), 1.3, 'NODE_EXTRA_CA_CERTS set: installed command vs floor without it');
+  // A recording event is an append: it must cost about what the same event costs when no rule records.
+  const record = med('memory/record') / med('memory/quiet');
+  if (Number.isFinite(record)) checks.push({ what: 'memory store: a recording PostToolUse vs one no rule records, p50', value: `${round(record, 2)}x`, limit: '<= 1.1x', ok: record <= 1.1 });
+  ratio(['memory/summaries', 'memory/search'], 2.0, 'memory store: recall (SessionStart summaries, prompt search; worst), p50 vs floor');
   if (results.memory) {
     const floorMem = results.memory.find((m) => m.id === 'floor')?.mib;
-    const worst = Math.max(...results.memory.filter((m) => m.id !== 'floor').map((m) => m.mib / floorMem));
+    const worst = Math.max(...results.memory.filter((m) => m.id !== 'floor' && m.id !== 'memory/search').map((m) => m.mib / floorMem));
     checks.push({ what: 'peak RSS, runner vs floor (worst)', value: `${round(worst, 2)}x`, limit: '<= 1.3x', ok: worst <= 1.3 });
+    // A reader of the memory store loads SQLite (better-sqlite3's addon and the database's pages).
+    const recall = results.memory.find((m) => m.id === 'memory/search');
+    if (recall) checks.push({ what: 'peak RSS, a memory search (SQLite loaded) vs floor', value: `${round(recall.mib / floorMem, 2)}x`, limit: '<= 1.5x', ok: recall.mib / floorMem <= 1.5 });
   }
   // The engine's own rate: file facts answered from memory (the disk's rate is in the table).
   for (const r of results.inProcess ?? []) {
