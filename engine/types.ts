@@ -73,7 +73,35 @@ export interface RawSettings {
   /** Overall deadline for one evaluation, in ms. */
   deadline_ms?: number;
   /** The project's memory store: where it lives, how long records stay, what is never recorded. */
-  memory?: { store?: string | false; retention_days?: number; max_records?: number; privacy?: string[] };
+  memory?: {
+    store?: string | false; retention_days?: number; max_records?: number; privacy?: string[];
+    /** Prose summaries of sessions by a model (docs/memory.md#prose-summaries-and-embeddings). */
+    summarizer?: RawSummarizer;
+    /** Record embeddings for search, from an OpenAI-compatible endpoint. */
+    embeddings?: RawEmbeddings;
+  };
+}
+
+/** `settings.memory.summarizer`: the headless CLI (`command`) or an endpoint (`url`). */
+export interface RawSummarizer {
+  command?: string;
+  url?: string;
+  api?: 'anthropic' | 'openai';
+  model?: string;
+  key_env?: string;
+  timeout_ms?: number;
+  max_prompt_chars?: number;
+  max_tokens?: number;
+  prompt?: string;
+}
+
+/** `settings.memory.embeddings`: an OpenAI-compatible embeddings endpoint. */
+export interface RawEmbeddings {
+  url: string;
+  model: string;
+  key_env?: string;
+  timeout_ms?: number;
+  min_similarity?: number;
 }
 
 export interface RawAgents {
@@ -233,6 +261,49 @@ export interface CompiledMemorySettings {
   maxRecords: number;
   /** Globs (`*` any characters, case-insensitive, whole text): a record whose text or a field matches one is dropped. */
   privacy: string[];
+  /** Who writes prose summaries of a session (absent: only the deterministic ones). A root file's choice only. */
+  summarizer?: CompiledSummarizer;
+  /** Where records and search queries are embedded (absent: search is full text only). A root file's choice only. */
+  embeddings?: CompiledEmbeddings;
+}
+
+/** What every summarizer has: the model, how long it may take, how much of the session it is shown, and what it is asked. */
+interface CompiledSummarizerBase {
+  model: string;
+  timeoutMs: number;
+  maxPromptChars: number;
+  /** The instruction before the observations (absent: the seed's). */
+  prompt?: string;
+}
+
+/** `claude -p` (or the CLI at `command`), started without hooks, outside the project. */
+export interface CompiledCliSummarizer extends CompiledSummarizerBase {
+  via: 'command';
+  /** A name looked up on PATH, or a path (project-relative or absolute). */
+  command: string;
+}
+
+/** An Anthropic Messages (`/v1/messages`) or OpenAI Chat Completions (`/v1/chat/completions`) endpoint. */
+export interface CompiledApiSummarizer extends CompiledSummarizerBase {
+  via: 'api';
+  api: 'anthropic' | 'openai';
+  url: string;
+  /** The environment variable that holds the key; never the key itself. */
+  keyEnv: string | null;
+  maxTokens: number;
+}
+
+export type CompiledSummarizer = CompiledCliSummarizer | CompiledApiSummarizer;
+
+/** An OpenAI-compatible embeddings endpoint (`/v1/embeddings`). */
+export interface CompiledEmbeddings {
+  url: string;
+  model: string;
+  keyEnv: string | null;
+  /** How long a search waits for its query's embedding before ranking by full text alone. */
+  timeoutMs: number;
+  /** A cosine similarity below this counts as none. */
+  minSimilarity: number;
 }
 
 export interface CompiledBypass {
@@ -479,6 +550,11 @@ export interface MemoryFacts {
   search(query: string, limit: number): Array<{ record: MemoryRecord; relevance: number }>;
   /** Every record of one session, oldest first. */
   sessionRecords(session: string): MemoryRecord[];
+  /**
+   * How the last search ranked, when embeddings are configured: `full text and embeddings`,
+   * or `full text only: <why>` (the endpoint did not answer in time, ...). Absent or null: full text.
+   */
+  searchNote?(): string | null;
 }
 
 export interface EvaluationContext {

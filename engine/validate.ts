@@ -6,6 +6,7 @@ import type { Diagnostic, LoadedFile, PlacedDiagnostic } from './types';
 import { policyValidator } from './validate/schema';
 import { placedSchemaDiagnostics } from './validate/schema-diagnostics';
 import { placedRuleShapeDiagnostics } from './validate/rule-shape';
+import { placedSummarizerDiagnostics } from './validate/summarizer-shape';
 
 export { POLICY_SCHEMA } from './validate/schema';
 export { didYouMean, closest, editDistance } from './validate/suggest';
@@ -28,5 +29,5 @@ export function validatePlaced(file: LoadedFile): PlacedDiagnostic[] {
   const validate = policyValidator();
   const schemaOk = validate(file.doc);
   const found = schemaOk ? [] : placedSchemaDiagnostics(validate.errors ?? [], file.map);
-  return [...found, ...placedRuleShapeDiagnostics(file.doc, file.map)].map((p) => ({ ...p, file: file.file }));
+  return [...found, ...placedRuleShapeDiagnostics(file.doc, file.map), ...placedSummarizerDiagnostics(file.doc, file.map)].map((p) => ({ ...p, file: file.file }));
 }

@@ -7,6 +7,7 @@ import { isObject } from './context';
 import { firstDefined, precedenceOrder } from './precedence';
 import { inputLimitSettings } from '../evaluate/oversized';
 import { DEFAULT_PRIVACY } from '../memory/privacy';
+import { compileMemoryWorkers } from './memory-workers';
 
 export const DEFAULT_RECORD = ['deny', 'ask', 'block', 'allow', 'warn', 'context', 'bypass', 'error'];
 const DEFAULT_BYPASS_VALUES = ['off', '0', 'false'];
@@ -77,6 +78,7 @@ export function compileMemory(ordered: readonly LoadedFile[]): CompiledMemorySet
     retentionDays: typeof retention === 'number' ? retention : 90,
     maxRecords: typeof max === 'number' ? max : 20000,
     privacy: Array.isArray(privacy) ? privacy.filter((g): g is string => typeof g === 'string') : [...DEFAULT_PRIVACY],
+    ...compileMemoryWorkers(ordered),
   };
 }
 
