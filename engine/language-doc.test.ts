@@ -108,6 +108,18 @@ describe('docs/language.md, Memory', () => {
     expect((await stop({}, [...fails, ...blocks.map((b) => ({ ...b, at: '-2h' }))])).outcome).toBe('block');
   });
 
+  test('summaries: at the end of a session, and every 30 minutes on the first prompt after', async () => {
+    const end = await run({ hook_event_name: 'SessionEnd', reason: 'logout' }, [{ kind: 'file-change', text: 'Write a.ts', fields: { paths: 'a.ts' } }]);
+    expect(end.records?.filter((r) => r.kind === 'summary').map((r) => r.text)).toEqual(['1 file changed (a.ts)']);
+    const prompt = (seeds: MemorySeed[]) => run({ hook_event_name: 'UserPromptSubmit', prompt: 'go on' }, seeds);
+    const interim = (d: Awaited<ReturnType<typeof prompt>>) => d.records?.filter((r) => r.rule === 'interim-summary').map((r) => r.text) ?? [];
+    const work: MemorySeed = { kind: 'command', text: 'npm test', fields: { command: 'npm test' }, at: '-40m' };
+    expect(interim(await prompt([work]))).toEqual(['1 command (npm test)']);
+    expect(interim(await prompt([{ ...work, at: '-20m' }]))).toEqual([]);
+    expect(interim(await prompt([work, { kind: 'summary', text: 'earlier', at: '-10m' }]))).toEqual([]);
+    expect(interim(await prompt([work, { kind: 'summary', text: 'earlier', at: '-35m' }]))).toEqual(['1 command (npm test)']);
+  });
+
   test('across a compaction: recorded on PreCompact, given back on SessionStart (compact)', async () => {
     const pre = await run({ hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 'keep the API plan' });
     expect(pre.records?.map((r) => r.text)).toEqual(['manual compaction; instructions: keep the API plan']);

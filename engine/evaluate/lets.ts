@@ -92,25 +92,24 @@ function newestFile(files: readonly FileFact[]): FileFact | null {
   return best;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /** Sub-values that are numbers in `when` (`$seen_age_minutes > 30`); the others are text. */
 const NUMERIC_SUBS = new Set(['age_minutes', 'importance', 'id', 'count', 'top']);
 
 /**
  * The lets as `when` bindings: `$name` for each value, `$name_sub` for each sub-value
- * (`name.fields.x` as `$name_fields_x`). A `count` and the numeric sub-values are numbers;
- * a let that could not be computed (optional) binds nothing, so `$fails >= 3` is false.
+ * (`name.fields.x` as `$name_fields_x`). A `count` and the numeric sub-values are numbers.
+ * An optional let that could not be computed (named in `unset`) binds nothing, so
+ * `$fails >= 3` is false and `$exists($previous)` tells whether there was one.
  * @example letBindings([failsLet], new Map([['fails', '3']])) // { fails: 3 }
  */
-export function letBindings(lets: readonly CompiledLet[], values: ReadonlyMap<string, string>): Record<string, unknown> {
+export function letBindings(lets: readonly CompiledLet[], values: ReadonlyMap<string, string>, unset: ReadonlySet<string> = NONE): Record<string, unknown> {
   const bindings: Record<string, unknown> = {};
   for (const l of lets) {
     const value = values.get(l.name);
-    if (value === undefined) continue;
-    if (l.kind === 'count') {
-      if (value !== '') bindings[l.name] = Number(value);
-    } else {
-      bindings[l.name] = value;
-    }
+    if (value === undefined || unset.has(l.name)) continue;
+    bindings[l.name] = l.kind === 'count' ? Number(value) : value;
     const prefix = `${l.name}.`;
     for (const [key, sub] of values) {
       if (!key.startsWith(prefix)) continue;

@@ -91,16 +91,19 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
     const absent = checkOnlyIfExists(rule, scope, lookup);
     if (absent) return notMatched(rule, absent, undefined, values);
     const lets = (values.lets = new Map());
+    /** Optional lets that could not be computed: not bound in expressions. */
+    const unset = new Set<string>();
     for (const l of rule.lets) {
       const computed = l.kind === 'expr'
         // An expression sees the lets before it, as `when` does.
-        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, lets.size > 0 ? { ...scope.bindings, ...letBindings(rule.lets, lets) } : scope.bindings, scope.deadlineMs))
+        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, lets.size > 0 ? { ...scope.bindings, ...letBindings(rule.lets, lets, unset) } : scope.bindings, scope.deadlineMs))
         : computeLet(l, lookup, scope);
       const failure = storeLet(lets, l, computed);
       if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
+      if (!computed.ok) unset.add(l.name);
     }
     if (rule.when !== null && rule.letsFirst) {
-      const result = await evaluateExpression(rule.when, scope.event, { ...scope.bindings, ...letBindings(rule.lets, lets) }, scope.deadlineMs);
+      const result = await evaluateExpression(rule.when, scope.event, { ...scope.bindings, ...letBindings(rule.lets, lets, unset) }, scope.deadlineMs);
       if (!isTruthy(result)) {
         return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` }, lets, values);
       }

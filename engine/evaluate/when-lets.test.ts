@@ -71,6 +71,12 @@ describe('lets in when', () => {
     expect(d.outcome).toBe('none');
   });
 
+  test('an optional text let that failed is unbound too: $exists tells', async () => {
+    const policy = compiled(buildRules('  - id: r', '    on: Stop', '    let: { seen: { last: k, optional: true } }', '    when: "$not($exists($seen))"', '    context: "[{{seen}}]"'));
+    expect((await evaluate(policy, stop(), storeContext([]))).contexts).toEqual(['[]']);
+    expect((await evaluate(policy, stop(), storeContext([{ kind: 'k', text: '' }]))).contexts).toEqual([]);
+  });
+
   test('a file let is visible in when too (the teammate edits only its own section)', async () => {
     const policy = compiled(buildRules(
       '  - id: own-section',
