@@ -156,3 +156,27 @@ describe('without a store, or with a failing one', () => {
     expect((await run(['n: { count: test-fail, optional: true }'], '[{{n}}]', [], stop, [], broken)).text).toBe('[]');
   });
 });
+
+describe('the store-reading lets are loaded only when needed', () => {
+  test('not for rules that record, stop the chain or read files; then for a rule with one', async () => {
+    let loaded = false;
+    await jest.isolateModulesAsync(async () => {
+      jest.doMock('./memory-lets', () => {
+        loaded = true;
+        return jest.requireActual('./memory-lets');
+      });
+      const isolated = jest.requireActual<typeof import('../evaluate')>('../evaluate').evaluate;
+      const build = jest.requireActual<typeof import('../compile/test-support')>('../compile/test-support');
+      const plain = build.compiled(build.buildRules(
+        '  - id: a', '    on: Stop', '    record: { kind: k, text: t }',
+        '  - id: b', '    on: Stop', '    let: { f: { file: a.md, optional: true } }', '    when: "$not($exists($f))"', '    block: x', '    final: true',
+      ));
+      const d = await isolated(plain, stop, storeContext([]));
+      expect(d.outcome).toBe('block');
+      expect(loaded).toBe(false);
+      const reading = build.compiled(build.buildRules('  - id: c', '    on: Stop', '    let: { n: { count: k } }', '    block: "{{n}}"'));
+      expect((await isolated(reading, stop, storeContext([]))).reason).toBe('0');
+      expect(loaded).toBe(true);
+    });
+  });
+});
