@@ -29,6 +29,7 @@ describe('summarizeSession', () => {
     ], '1 command (make); 3 failures (tsc: 2 errors, make, Bash exited 127)'],
     ['a success field says no failure, whatever the kind', [rec('error-check', 'lint ok', { fields: { success: 'true' } })], '1 record'],
     ['summaries and metrics are not summarized', [rec('summary', 'earlier'), rec('metric', 'Bash 12 ms')], ''],
+    ['nor the memory process\'s own failures (they are no failure of the session)', [rec('summary-error', 'the endpoint answered 500'), rec('embedding-error', 'down')], ''],
     ['records of no known kind are counted', [rec('note', 'a'), rec('note', 'b')], '2 records'],
     ['long items are cut, whitespace folded', [rec('command', `echo ${'x'.repeat(80)}\n  done`)], `1 command (echo ${'x'.repeat(54)}…)`],
   ])('%s', (_name, records, expected) => {

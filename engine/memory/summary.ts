@@ -6,15 +6,15 @@
 import type { MemoryRecord } from '../types';
 import { isCommand, isFailure, isFileChange, isTestRun, recordPaths } from './record-kinds';
 
-/** Kinds that are about the session rather than in it: earlier summaries and metrics. */
-const SKIPPED_KINDS = new Set(['summary', 'metric']);
+/** Kinds that are about the session rather than in it: earlier summaries, metrics, the memory process's own failures. */
+const SKIPPED_KINDS = new Set(['summary', 'metric', 'summary-error', 'embedding-error']);
 const MAX_NAMED = 3;
 const MAX_ITEM = 60;
 
 /**
  * One line: `N files changed (a, b, c, +2 more); N commands (x, y); N test runs, N failed;
  * N failures (text)`, each part left out when empty; `N records` when no part applies;
- * '' for no records. Records of kind `summary` and `metric` are not summarized.
+ * '' for no records. Records of kind `summary`, `metric`, `summary-error` and `embedding-error` are not summarized.
  * @example summarizeSession([{ kind: 'file-change', fields: { paths: 'src/a.ts' }, ... }]) // '1 file changed (src/a.ts)'
  */
 export function summarizeSession(records: readonly MemoryRecord[]): string {
