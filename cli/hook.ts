@@ -15,6 +15,7 @@ import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
 import { memoryReadProblem, projectMemoryFacts, projectStore, recordMemory } from '../engine/host/memory';
 import { resolveProjectRoot } from '../engine/host/project-root';
+import { insideSummarizer, startSummarizer, summaryJob } from '../engine/host/summarizer/start';
 import { HOOK_USAGE, parseHookArgs, type HookArgs } from './hook-args';
 
 export interface HookInput {
@@ -43,6 +44,8 @@ export interface HookInput {
   facts?: Facts;
   /** false: no memory store at all, neither read nor appended to (`policy test` runs). */
   memoryStore?: false;
+  /** The memory process's script (prose summaries, embeddings); defaults to dist/summarizer.cjs. */
+  summarizer?: string;
 }
 
 export interface HookResult {
@@ -130,7 +133,14 @@ async function decide(
   const response = renderResponse(decision, { onError });
   // The answer is decided: the records are appended (one write), a failure only warns.
   const readProblem = memory ? memoryReadProblem(memory.failure()) : null;
-  const memoryProblems = [...(readProblem ? [readProblem] : []), ...(store ? recordMemory({ decision, event, store, now: now() }) : [])];
+  // Inside the memory process (or a CLI it started) nothing is recorded: the loop guard.
+  const recording = store && !insideSummarizer(input.env) ? store : null;
+  const recordedAt = now();
+  const appendProblems = recording ? recordMemory({ decision, event, store: recording, now: recordedAt }) : [];
+  // A summary appended: the prose summary and the embeddings are the memory process's, detached.
+  const job = recording && appendProblems.length === 0 ? summaryJob(decision, event, recording, policy.settings, recordedAt) : null;
+  const startProblem = job ? startSummarizer(job, { script: input.summarizer, env: input.env }) : null;
+  const memoryProblems = [...(readProblem ? [readProblem] : []), ...appendProblems, ...(startProblem ? [startProblem] : [])];
   memory?.close();
   const logged = memoryProblems.length > 0 ? { ...decision, errors: [...decision.errors, ...memoryProblems] } : decision;
   const logProblems = recordDecision({ decision: logged, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env });

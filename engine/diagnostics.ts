@@ -70,6 +70,7 @@ export const DIAGNOSTIC_CODES = {
   'log-error': { severity: 'warning', title: 'The decision log could not be written' },
   'memory-error': { severity: 'warning', title: 'The memory store could not be written or read' },
   'memory-unavailable': { severity: 'warning', title: 'The memory store cannot be read: better-sqlite3 is not installed or not built' },
+  'summarizer-error': { severity: 'warning', title: 'The memory process (prose summaries, embeddings) could not be started' },
   'input-oversized': { severity: 'warning', title: 'The event was too large to check in time; rules that deny, ask or block answered settings.oversized' },
   'internal-error': { severity: 'error', title: 'An unexpected error inside the runner' },
   'test-file-not-found': { severity: 'error', title: 'A test suite, or an event file it names, does not exist or cannot be read' },

@@ -3,6 +3,7 @@
 //   dist/compile.cjs        load + validate + compile, required lazily on a cache miss
 //   dist/cli.cjs            the commander CLI
 //   dist/webhook-sender.cjs the detached child that POSTs decision records
+//   dist/summarizer.cjs     the detached memory process: prose summaries, embeddings
 // Type errors fail the build first (HOOKPOLICY_SKIP_TYPECHECK=1 skips the check).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -93,6 +94,7 @@ const bundles = {
   'compile.cjs': 'engine/host/compile-entry.ts',
   'cli.cjs': 'cli/main.ts',
   'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
+  'summarizer.cjs': 'engine/host/summarizer/main.ts',
   'cache-dirs.cjs': 'engine/host/cache/dirs-entry.ts',
   ...Object.fromEntries(LAZY_CHUNKS.map((c) => [c.chunk, c.entry])),
 };

@@ -40,6 +40,7 @@ const NOT_CHECKED: Record<string, string> = {
   'outcome-unsupported': 'a rule firing at run time; lint reports outcome-impossible instead',
   'cache-error': 'the cache folder on disk; the section has no example',
   'log-error': 'the decision log on disk; the section has no example',
+  'summarizer-error': 'a process the runner cannot start; the section has no example',
   'hook-usage': 'the runner\'s command line; the example is a command line (cli/hook.test.ts, test/e2e/cli-conventions.test.ts)',
   'internal-error': 'a bug in the runner; the section has no example',
   'settings-missing': 'needs lint to have looked for settings and found none; engine/lint/settings-registration.test.ts lints the example so',

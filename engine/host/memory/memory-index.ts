@@ -52,7 +52,8 @@ export class MemoryIndex implements MemoryFacts {
   /** What the ingest at opening did. */
   readonly ingest: IngestResult;
 
-  constructor(private readonly db: SqliteDatabase, private readonly options: MemoryIndexOptions) {
+  /** `db`: the index's database, for the embeddings beside the records (engine/host/embeddings). */
+  constructor(readonly db: SqliteDatabase, private readonly options: MemoryIndexOptions) {
     this.ingest = this.refresh();
   }
 
