@@ -115,7 +115,7 @@ async function decide(
   const now = input.now ?? Date.now;
   const store = input.memoryStore === false ? null : projectStore(projectRoot, policy.settings);
   // Opened only when a rule's let asks it something: a recording event loads no SQLite.
-  const memory = store && !input.facts ? projectMemoryFacts(store, now) : null;
+  const memory = store && !input.facts ? projectMemoryFacts(store, now, input.env) : null;
   const facts = input.facts ?? (memory ? { ...createFileFacts(projectRoot), memory } : createFileFacts(projectRoot));
   const started = now();
   // inputBytes: a large event is evaluated under a wall-clock watchdog (evaluate.ts).

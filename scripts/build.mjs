@@ -58,6 +58,7 @@ const LAZY_CHUNKS = [
   { request: './regex-safety', importer: 'regex.ts', chunk: 'regex-safety.cjs', entry: 'engine/evaluate/regex-safety.ts' },
   { request: './memory-index', importer: 'lazy-facts.ts', chunk: 'memory-index.cjs', entry: 'engine/host/memory/memory-index.ts' },
   { request: './memory-lets', importer: 'rule.ts', chunk: 'memory.cjs', entry: 'engine/evaluate/memory-lets.ts' },
+  { request: '../embeddings/hybrid-search', importer: 'lazy-facts.ts', chunk: 'embeddings.cjs', entry: 'engine/host/embeddings/hybrid-search.ts' },
 ];
 
 /** Leaves `require('./compile.cjs')` as written, and points each lazy chunk's require at its file. */

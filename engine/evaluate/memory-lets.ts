@@ -80,12 +80,14 @@ function search(l: CompiledLet, lookup: (name: string) => string | undefined, me
   const text = rendered.text.slice(0, MAX_QUERY_CHARS).trim();
   if (text === '') return failed('the search text is empty');
   const results = memory.search(text, limit).filter((r) => r.relevance >= minRelevance);
-  if (results.length === 0) return failed('nothing in the memory store matches');
+  // With embeddings configured: how this search ranked (full text alone when the endpoint did not answer).
+  const ranking = memory.searchNote?.() ?? null;
+  if (results.length === 0) return failed(`nothing in the memory store matches${ranking ? ` (${ranking})` : ''}`);
   return {
     ok: true,
     value: cutText(searchLines(results)),
     path: null,
-    subs: { count: String(results.length), top: results[0].relevance.toFixed(2) },
+    subs: { count: String(results.length), top: results[0].relevance.toFixed(2), ...(ranking ? { ranking } : {}) },
   };
 }
 

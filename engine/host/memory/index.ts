@@ -7,7 +7,7 @@
 import * as path from 'path';
 import { diagnostic } from '../../diagnostics';
 import { storeSettings } from '../../memory/store-settings';
-import type { CompiledSettings, Decision, Diagnostic, HookEvent } from '../../types';
+import type { CompiledEmbeddings, CompiledSettings, Decision, Diagnostic, HookEvent } from '../../types';
 import { isoTime } from '../iso-time';
 import { appendToJournal, JOURNAL_FILE, type JournalRecord } from './journal';
 import { lazyMemoryFacts, type LazyMemoryFacts } from './lazy-facts';
@@ -19,8 +19,8 @@ export { MemoryUnavailableError, MEMORY_UNAVAILABLE_FIX } from './sqlite';
 export { StoreRefusedError } from './store-folder';
 export { JOURNAL_FILE } from './journal';
 
-/** Where a project's store is and how long records stay, or null when the policy turned it off. */
-export type ProjectStore = Omit<MemoryIndexOptions, 'now'>;
+/** Where a project's store is and how long records stay (and its embeddings, when the policy has them), or null when the policy turned it off. */
+export type ProjectStore = Omit<MemoryIndexOptions, 'now'> & { embeddings?: CompiledEmbeddings };
 
 /**
  * The project's store from the policy's settings (null: no policy; default `.claude/hookpolicy/memory`).
@@ -29,7 +29,8 @@ export type ProjectStore = Omit<MemoryIndexOptions, 'now'>;
 export function projectStore(projectRoot: string, settings: CompiledSettings | null): ProjectStore | null {
   const s = storeSettings(settings);
   if (s.dir === null) return null;
-  return { dir: path.resolve(projectRoot, s.dir), projectRoot, retentionDays: s.retentionDays, maxRecords: s.maxRecords };
+  const embeddings = settings?.memory?.embeddings;
+  return { dir: path.resolve(projectRoot, s.dir), projectRoot, retentionDays: s.retentionDays, maxRecords: s.maxRecords, ...(embeddings ? { embeddings } : {}) };
 }
 
 export interface RecordMemoryOptions {
@@ -81,8 +82,9 @@ export function isMemoryUnavailable(e: unknown): boolean {
 
 /**
  * The MemoryFacts for one event over the project's store, opened at the first question.
+ * `env`: where the embeddings' key is read (default process.env).
  * @example const memory = projectMemoryFacts(store, Date.now); memory.count('test', 'session', who)
  */
-export function projectMemoryFacts(store: ProjectStore, now: () => number): LazyMemoryFacts {
-  return lazyMemoryFacts({ ...store, now });
+export function projectMemoryFacts(store: ProjectStore, now: () => number, env?: Readonly<Record<string, string | undefined>>): LazyMemoryFacts {
+  return lazyMemoryFacts({ ...store, now, ...(env ? { env } : {}) });
 }

@@ -3,7 +3,8 @@
  * better-sqlite3 nor the index code is loaded, until a rule's let asks a first question.
  * The index is then opened once for the event (ingesting the journal) and reused.
  */
-import type { MemoryFacts } from '../../types';
+import type { CompiledEmbeddings, MemoryFacts } from '../../types';
+import type * as HybridSearchModule from '../embeddings/hybrid-search';
 import type { MemoryIndex, MemoryIndexOptions } from './memory-index';
 
 export interface LazyMemoryFacts extends MemoryFacts {
@@ -13,14 +14,22 @@ export interface LazyMemoryFacts extends MemoryFacts {
   failure(): unknown;
 }
 
+export interface LazyMemoryOptions extends MemoryIndexOptions {
+  /** The policy's embeddings: search then ranks with them too (engine/host/embeddings). */
+  embeddings?: CompiledEmbeddings;
+  /** Where the embeddings' key is read (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
 /**
  * Facts over the store at `options.dir`; a failure to open (MemoryUnavailableError,
  * StoreRefusedError) is thrown by every question, so a let fails as an unreadable file does.
  * @example lazyMemoryFacts({ dir, projectRoot, retentionDays: 90, maxRecords: 20000, now: Date.now }).count('test', 'session', who) // 2
  */
-export function lazyMemoryFacts(options: MemoryIndexOptions): LazyMemoryFacts {
+export function lazyMemoryFacts(options: LazyMemoryOptions): LazyMemoryFacts {
   let index: MemoryIndex | undefined;
   let failure: unknown;
+  let searchNote: string | null = null;
   const open = (): MemoryIndex => {
     if (index) return index;
     if (failure !== undefined) throw failure;
@@ -39,9 +48,22 @@ export function lazyMemoryFacts(options: MemoryIndexOptions): LazyMemoryFacts {
     count: (...args) => open().count(...args),
     last: (...args) => open().last(...args),
     summaries: (...args) => open().summaries(...args),
-    search: (...args) => open().search(...args),
+    search: (query, limit) => {
+      if (!options.embeddings) return open().search(query, limit);
+      const { dir, projectRoot, retentionDays, maxRecords, embeddings, now } = options;
+      const found = loadHybridSearch().hybridSearch(open(), query, limit, { embeddings, store: { dir, projectRoot, retentionDays, maxRecords }, env: options.env ?? process.env, now });
+      searchNote = found.note;
+      return found.results;
+    },
+    searchNote: () => searchNote,
     sessionRecords: (...args) => open().sessionRecords(...args),
     close: () => index?.close(),
     failure: () => failure,
   };
+}
+
+/** Search with embeddings, its own chunk in dist/ (embeddings.cjs): loaded only when a policy configures them. */
+function loadHybridSearch(): typeof HybridSearchModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../embeddings/hybrid-search') as typeof HybridSearchModule;
 }
