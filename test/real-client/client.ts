@@ -109,6 +109,8 @@ export interface RunClientOptions {
   timeoutMs?: number;
   /** A folder the client sees as /etc/claude-code (managed settings), in a private mount namespace. */
   managedDir?: string;
+  /** Keep the model server up after the client exits, for a process a hook started (run-session.ts). */
+  linger?: SessionSpec['linger'];
 }
 
 /** Runs the session bundle with `spec` (in the namespace when there is one) and returns its result. */
@@ -151,8 +153,9 @@ export function runClient(options: RunClientOptions): SessionOutcome {
     env: clientEnv(options.homeDir, options.env),
     timeoutMs: options.timeoutMs ?? 120_000,
     managedDir: options.managedDir,
+    linger: options.linger,
   };
-  return runBundle<SessionOutcome>(spec, spec.timeoutMs);
+  return runBundle<SessionOutcome>(spec, spec.timeoutMs + (options.linger?.timeoutMs ?? 0));
 }
 
 export type RunScreenOptions = Omit<RunClientOptions, 'prompt' | 'timeoutMs'> & { steps: ScreenStep[] };

@@ -27,6 +27,11 @@ export interface SessionSpec {
   loopbackUp: boolean;
   /** Shown to the client as Claude Code's managed-settings folder (see mountManaged). */
   managedDir?: string;
+  /**
+   * Keep the model server up after the client has exited, until `file` holds one of
+   * `until` (or `timeoutMs` passed): for what a hook started detached and still talks to it.
+   */
+  linger?: { file: string; until: string[]; timeoutMs: number };
 }
 
 /** Where Claude Code reads managed settings on Linux. */
@@ -81,6 +86,7 @@ export async function runSession(spec: SessionSpec): Promise<SessionOutcome> {
       child.on('close', (code, sig) => resolve([code, sig]));
     });
     clearTimeout(timer);
+    if (spec.linger) await lingerUntil(spec.linger);
     const messages = Buffer.concat(out).toString('utf8').split('\n').filter((l) => l.trim() !== '').map((line) => {
       try {
         return JSON.parse(line) as unknown;
@@ -91,6 +97,21 @@ export async function runSession(spec: SessionSpec): Promise<SessionOutcome> {
     return { exitCode, signal, timedOut, messages, stderr: Buffer.concat(err).toString('utf8'), requests: model.requests };
   } finally {
     await model.close();
+  }
+}
+
+/** Resolves once `file` holds one of `until`, or after `timeoutMs`. */
+async function lingerUntil(linger: NonNullable<SessionSpec['linger']>): Promise<void> {
+  const deadline = Date.now() + linger.timeoutMs;
+  while (Date.now() < deadline) {
+    let text = '';
+    try {
+      text = fs.readFileSync(linger.file, 'utf8');
+    } catch {
+      // Not there yet.
+    }
+    if (linger.until.some((u) => text.includes(u))) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
