@@ -1,3 +1,5 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import { build, compiled, lines, where } from './test-support';
 
 const memory = (...ls: string[]) => compiled(build({ 'p.yaml': lines('version: 1', 'settings:', '  memory:', ...ls) })).settings.memory;
@@ -54,5 +56,19 @@ describe('settings.memory.summarizer and embeddings', () => {
     expect(errors.map((d) => d.code)).toContain(code);
     expect(errors.every((d) => d.line === 4)).toBe(true);
     expect(errors.map(where).length).toBeGreaterThan(0);
+  });
+});
+
+describe('docs/memory.md', () => {
+  it('its example of prose summaries and embeddings builds, as it says', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'memory.md'), 'utf8');
+    const section = doc.split('## Prose summaries and embeddings')[1];
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1];
+    const policy = compiled(build({ 'p.yaml': `version: 1\n${yaml}` }));
+    expect(policy.settings.memory?.summarizer).toMatchObject({ via: 'command', command: 'claude', model: 'haiku' });
+    expect(policy.settings.memory?.embeddings).toMatchObject({ url: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', timeoutMs: 1000 });
+    const commented = yaml.split('\n').find((l) => l.includes('# summarizer: { url'))!.replace('# summarizer', 'summarizer');
+    const endpoint = compiled(build({ 'p.yaml': `version: 1\nsettings:\n  memory:\n${commented}\n` }));
+    expect(endpoint.settings.memory?.summarizer).toMatchObject({ via: 'api', api: 'anthropic', keyEnv: 'ANTHROPIC_API_KEY' });
   });
 });
