@@ -1,13 +1,16 @@
 /**
  * `policy serve`: the daemon for Claude Code `type: "http"` hooks (engine/host/server.ts).
- * Runs until SIGINT or SIGTERM. A daemon that is down fails open (Claude Code treats a
- * connection error as a non-blocking error), so this is an option, not the default.
+ * With --project-dir (or nothing) it serves one project until SIGINT or SIGTERM. With
+ * --sessions it is the server `policy init --mode http` registers, started by the
+ * SessionStart hook `--ensure` and gone once its sessions end (serve-sessions.ts).
  */
+import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
 import { compileGuarded, compilePolicyFiles } from '../../engine/host/compile-entry';
 import { toAbsolutePosix } from '../../engine/host/project-root';
 import { createPolicyServer } from '../../engine/host/server';
 import { runHook } from '../hook';
+import { ensure, serveSessions, stop } from './serve-sessions';
 
 export interface ServeOptions {
   port: string;
@@ -16,6 +19,10 @@ export interface ServeOptions {
   projectDir?: string;
   onError?: string;
   quiet?: boolean;
+  sessions?: boolean;
+  ensure?: boolean;
+  stop?: boolean;
+  idle: string;
 }
 
 /** The port `policy serve` and `policy init --mode http` use unless told otherwise. */
@@ -32,6 +39,10 @@ export function register(program: Command): void {
     .option('--project-dir <dir>', 'the project served (default: $CLAUDE_PROJECT_DIR, else the current folder)')
     .option('--on-error <mode>', 'open or closed; default: the policy\'s on_error')
     .option('--quiet', 'do not log rebuilds and warnings to stderr')
+    .option('--sessions', 'serve the Claude Code sessions that register (the server policy init --mode http uses); stops when they have ended')
+    .option('--ensure', 'SessionStart hook: start this user\'s session server on --port unless it runs, and register the session read from stdin')
+    .option('--stop', 'stop this user\'s session server on --port')
+    .option('--idle <seconds>', '--sessions (and the server --ensure starts): stop this long after the last session ended', '30')
     .action((options: ServeOptions) => serve(options));
 }
 
@@ -39,6 +50,15 @@ async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be a number from 0 to 65535, not ${options.port}`);
   if (options.onError !== undefined && options.onError !== 'open' && options.onError !== 'closed') usage('--on-error must be open or closed');
+  const modes = [options.sessions, options.ensure, options.stop].filter(Boolean).length;
+  if (modes > 1) usage('--sessions, --ensure and --stop are three different things; give one');
+  if (modes === 1 && port === 0) usage('--sessions, --ensure and --stop need the port the http entries name (--port N)');
+  const idle = Number(options.idle);
+  if (!Number.isFinite(idle) || idle < 0) usage(`--idle must be a number of seconds, not ${options.idle}`);
+  const onError = (options.onError as 'open' | 'closed' | undefined) ?? null;
+  if (options.sessions) return exit(await serveSessions(port, idle, options.quiet === true));
+  if (options.ensure) return exit(await ensure(port, options.config, onError, path.resolve(process.argv[1] ?? 'policy'), idle));
+  if (options.stop) return exit(await stop(port));
   const projectRoot = toAbsolutePosix(options.projectDir ?? (process.env.CLAUDE_PROJECT_DIR || '.'), process.cwd());
   const log = options.quiet ? undefined : (line: string) => process.stderr.write(`policy serve: ${line}\n`);
   if (!isLoopback(options.host)) log?.(`warning: listening on ${options.host}, not loopback: anyone who can reach it can query the policy`);
@@ -46,7 +66,7 @@ async function serve(options: ServeOptions): Promise<void> {
     projectRoot,
     configs: options.config,
     env: process.env,
-    onError: (options.onError as 'open' | 'closed' | undefined) ?? null,
+    onError,
     compiler: () => ({ compilePolicyFiles, compileGuarded }),
     runHook,
     log,
@@ -67,6 +87,10 @@ async function serve(options: ServeOptions): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+function exit(code: number): void {
+  if (code !== 0) throw new CommanderError(code, 'policy.exit', '');
 }
 
 function isLoopback(host: string): boolean {

@@ -1,0 +1,117 @@
+/**
+ * `policy serve --ensure`, the SessionStart command hook of `policy init --mode http`:
+ * makes sure this user's policy server of this build listens on the port the http entries
+ * name (starting it when nothing does), and registers the session with it, so that the
+ * session's http hooks are answered by its own project's policy.
+ *
+ * It never registers with, or sends anything to, a listener that cannot prove it holds
+ * this user's token: that is another program, another user's server, or one put there to
+ * answer in the policy's place.
+ */
+import { toAbsolutePosix } from '../project-root';
+import { portHolder, registerSession, stopServer, type PortHolder } from './client';
+import { isAncestor, processStart } from './processes';
+import { isSessionId, type SessionRegistration } from './registry';
+import { serveState, serveToken } from './state';
+
+export interface EnsureOptions {
+  port: number;
+  /** The SessionStart event, as Claude Code wrote it on stdin. */
+  stdin: string;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** --config files of the entries (as written there) and --on-error. */
+  configs: string[];
+  onError: 'open' | 'closed' | null;
+  /** This engine's build: only a server of the same build may answer for it. */
+  build: string;
+  /** Starts a server on the port, detached (the CLI spawns `policy serve --sessions`). */
+  start: (stateDir: string) => void;
+  /** How long to wait for a started server (default 10 s). */
+  waitMs?: number;
+}
+
+export type EnsureOutcome =
+  | { ok: true; started: boolean; pid: number; session: string }
+  | { ok: false; reason: string; foreign: boolean; claudePid: number | null };
+
+/**
+ * @example await ensureServer({ port: 8707, stdin, env: process.env, cwd, configs: [], onError: 'closed', build, start })
+ *   // { ok: true, started: true, pid: 4242, session: '5f0c...' }
+ */
+export async function ensureServer(o: EnsureOptions): Promise<EnsureOutcome> {
+  const claudePid = claudeProcess(o.env);
+  const fail = (reason: string, foreign = false): EnsureOutcome => ({ ok: false, reason, foreign, claudePid });
+  const event = parseEvent(o.stdin);
+  const session = event?.session_id;
+  if (!isSessionId(session)) return fail('the SessionStart event names no session (session_id)');
+  const state = serveState(o.env);
+  if (state.dir === null) return fail(state.problem);
+  let token: string;
+  try {
+    token = serveToken(state.dir);
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+
+  let holder = await portHolder(o.port, token);
+  if (holder.kind === 'ours' && holder.build !== o.build) {
+    if (holder.sessions > 0) return fail(`port ${o.port} is held by this user's policy server of another hookpolicy build (${holder.build}, pid ${holder.pid}) while ${holder.sessions} session(s) use it; give this project another port (policy init --mode http --port N)`);
+    await stopServer(o.port, token).catch(() => false);
+    holder = await waitFor(o.port, token, (h) => h.kind !== 'ours' || h.build === o.build, 3000);
+  }
+  if (holder.kind === 'foreign') return fail(foreignReason(o.port, holder), true);
+  let started = false;
+  if (holder.kind === 'none') {
+    o.start(state.dir);
+    started = true;
+    holder = await waitFor(o.port, token, (h) => h.kind !== 'none', o.waitMs ?? 10_000);
+    if (holder.kind === 'none') return fail(`the policy server did not start on port ${o.port} (its log: ${state.dir}/port-${o.port}/server.log)`);
+    if (holder.kind === 'foreign') return fail(foreignReason(o.port, holder), true);
+    if (holder.build !== o.build) return fail(`port ${o.port} was taken by this user's policy server of another build (${holder.build}) meanwhile`);
+  }
+  const pid = holder.kind === 'ours' ? holder.pid : 0;
+
+  const projectRoot = toAbsolutePosix(o.env.CLAUDE_PROJECT_DIR || (typeof event?.cwd === 'string' ? event.cwd : '') || o.cwd, o.cwd);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o.env)) if (typeof v === 'string') env[k] = v;
+  const ownPid = claudePid ?? process.ppid;
+  const registration: SessionRegistration = { session, projectRoot, configs: o.configs, onError: o.onError, pid: ownPid, pidStart: processStart(ownPid), env };
+  let registered;
+  try {
+    registered = await registerSession(o.port, token, registration);
+  } catch (e) {
+    return fail(`the policy server did not take the session: ${(e as Error).message}`);
+  }
+  if (!registered.ok) return fail(`the policy server did not take the session: ${registered.reason}`);
+  return { ok: true, started, pid, session };
+}
+
+/** Claude Code's pid: $CLAUDE_PID when it is this hook's parent or an ancestor, else null. */
+function claudeProcess(env: Readonly<Record<string, string | undefined>>): number | null {
+  const pid = Number(env.CLAUDE_PID);
+  return Number.isInteger(pid) && pid > 1 && isAncestor(pid) ? pid : null;
+}
+
+function foreignReason(port: number, holder: Extract<PortHolder, { kind: 'foreign' }>): string {
+  const owner = holder.owner === null ? '' : holder.owner === process.getuid?.() ? ' (a process of this user)' : ` (uid ${holder.owner})`;
+  return `something else listens on 127.0.0.1:${port}${owner}: ${holder.why}`;
+}
+
+async function waitFor(port: number, token: string, done: (h: PortHolder) => boolean, ms: number): Promise<PortHolder> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const h = await portHolder(port, token, 1000);
+    if (done(h) || Date.now() >= until) return h;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function parseEvent(stdin: string): { session_id?: unknown; cwd?: unknown } | null {
+  try {
+    const v = JSON.parse(stdin) as unknown;
+    return v && typeof v === 'object' ? (v as { session_id?: unknown; cwd?: unknown }) : null;
+  } catch {
+    return null;
+  }
+}
