@@ -50,7 +50,7 @@ export const DIAGNOSTIC_CODES = {
   'unsupported-event': { severity: 'error', title: 'A rule is on an event the runner must not be registered for' },
   'settings-not-routed': { severity: 'warning', title: 'Claude Code settings do not send an event (or tool) a rule needs to the runner' },
   'settings-invalid': { severity: 'error', title: 'A Claude Code settings file is not valid JSON' },
-  'http-fail-closed': { severity: 'warning', title: 'on_error: closed, but events reach the runner through an HTTP hook, which fails open' },
+  'http-fail-closed': { severity: 'warning', title: 'on_error: closed, but events reach the runner through an HTTP hook without onFailure: block, which fails open' },
   'final-cannot-stop': { severity: 'warning', title: 'A rule has final: true but no deny or block outcome, so it never stops the chain' },
   'memory-off': { severity: 'warning', title: 'A rule records or reads the memory store, but settings.memory.store is false' },
   'let-option-invalid': { severity: 'error', title: 'A let value has an option its kind does not take' },

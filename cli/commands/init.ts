@@ -17,7 +17,7 @@ import type { CompiledPolicy } from '../../engine/types';
 import { managedDropInPath, managedSettingsDir, readSettingsFile, settingsPath, writeSettingsFile, SETTINGS_SCOPES, type SettingsFile, type SettingsScope } from '../../engine/host/settings-file';
 import { discoverPolicyFiles } from '../../engine/host/discover';
 import { toAbsolutePosix } from '../../engine/host/project-root';
-import { httpHookUrl, toHttpHooks } from '../../engine/host/http-hooks';
+import { ensureHook, httpHookUrl, toHttpHooks, withEnsureHook } from '../../engine/host/http-hooks';
 import { loadPolicyForCommand, reportDiagnostics, usageErrorsExit2 } from './explain';
 import { pluginBin, writePluginFiles } from './init-plugin';
 import { writeMemSearchCommand } from './init-memory';
@@ -57,8 +57,8 @@ export function register(program: Command): void {
     .description('register the runner in Claude Code settings for the events and tools the policy uses')
     .option('--scope <scope>', 'project (.claude/settings.json), local (.claude/settings.local.json), user (~/.claude/settings.json) or managed (a drop-in in the managed settings folder); --check reads all unless given')
     .option('--managed-dir <dir>', `--scope managed: the managed settings folder (default: ${managedSettingsDir()})`)
-    .option('--mode <mode>', 'how Claude Code reaches the runner: command (a process per event) or http (a `policy serve` daemon; fails open while it is down)', 'command')
-    .option('--port <port>', `--mode http: the daemon's port (default ${DEFAULT_PORT})`)
+    .option('--mode <mode>', 'how Claude Code reaches the runner: command (a process per event) or http (a policy server each session starts at SessionStart; no process per event)', 'command')
+    .option('--port <port>', `--mode http: the policy server's port on 127.0.0.1 (default ${DEFAULT_PORT})`)
     .option('--form <form>', 'exec (command + args, no shell; Claude Code >= 2.1.139) or shell (one sh -c string)', 'exec')
     .option('--if', 'also narrow Bash entries with an `if` permission rule when every Bash rule has one command prefix')
     .option('--check', 'compare the policy with the settings: exit 1 on drift, 0 in sync')
@@ -71,7 +71,7 @@ export function register(program: Command): void {
 
 function runInit(options: InitOptions): void {
   if (options.mode !== 'command' && options.mode !== 'http') fail(`--mode must be command or http, not ${options.mode}`);
-  if (options.mode === 'http' && options.plugin) fail('--mode http cannot be used with --plugin: a plugin cannot start the daemon');
+  if (options.mode === 'http' && options.plugin) fail('--mode http cannot be used with --plugin: a plugin\'s hooks run from a copy of it, so --mode http is for settings');
   const port = Number(options.port ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a number from 1 to 65535, not ${options.port}`);
   if (options.form !== 'exec' && options.form !== 'shell') fail(`--form must be exec or shell, not ${options.form}`);
@@ -105,9 +105,9 @@ function runInit(options: InitOptions): void {
   const plan = planHooks(policy, { handler: runnerHook(runner), useIf: options.if === true });
   if (options.mode === 'http') {
     const http = toHttpHooks(plan.hooks, httpHookUrl(port));
-    plan.hooks = http.hooks as unknown as HooksConfig;
-    plan.notes.push(...http.notes, `start the daemon before Claude Code: policy serve --port ${port}${configs.map((c) => ` --config ${show(c, projectRoot)}`).join('')}`
-      + ' (while it is down, every http event goes through unchecked)');
+    plan.hooks = withEnsureHook(http.hooks, ensureHook(runner, port)) as unknown as HooksConfig;
+    plan.notes.push(...http.notes, `each session starts the policy server on 127.0.0.1:${port} at SessionStart (policy serve --ensure) and registers with it; the server stops once its sessions have ended`
+      + (runner.failClosed ? '; while it is down, every call the http entries guard is refused (onFailure: block)' : '; while it is down, the http events go through unchecked (on_error: open)'));
   }
 
   const fileOf = (s: InitScope) => (s === 'managed' ? managedDropInPath(managedDir) : settingsPath(s, projectRoot, homeDir()));
@@ -200,7 +200,6 @@ function sharedEntryBin(projectRoot: string, scope: InitScope | undefined, optio
   if (options.plugin || options.check || (scope ?? 'project') !== 'project') return undefined;
   const bin = path.join(projectRoot, 'node_modules', 'hookpolicy', 'bin', 'policy.cjs');
   if (fs.existsSync(bin)) return bin;
-  if (options.mode === 'http') return undefined;
   return fail('hookpolicy is not installed in this project, so .claude/settings.json (shared with the team) would name this machine\'s paths.\n'
     + '  Install it first: npm install --save-dev hookpolicy   (then: npx policy init)\n'
     + '  Or register it for yourself only: policy init --scope local');

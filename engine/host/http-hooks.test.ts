@@ -1,4 +1,5 @@
-import { commandOnlyReason, httpHookUrl, isRunnerHttpHook, toHttpHooks } from './http-hooks';
+import { commandOnlyReason, ensureHook, ensurePort, httpHookUrl, isEnsureHook, isRunnerHttpHook, toHttpHooks, withEnsureHook } from './http-hooks';
+import { isRunnerHook } from '../init/runner';
 import type { CommandHook } from '../init/types';
 
 const cmd: CommandHook = { type: 'command', command: '/usr/bin/env', args: ['-u', 'NODE_EXTRA_CA_CERTS', 'node', '/p/bin/policy.cjs', 'hook'], timeout: 15 };
@@ -38,4 +39,27 @@ it('replaces handlers of http-capable events, keeping matcher, if and timeout', 
     SessionStart: [{ hooks: [cmd] }],
   });
   expect(result.notes).toEqual(['SessionStart stays a command hook: Claude Code accepts no http hooks for it']);
+});
+
+it('keeps onFailure: block, so a server that is down refuses the call', () => {
+  const result = toHttpHooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ ...cmd, onFailure: 'block' }] }] }, url);
+  expect(result.hooks.PreToolUse).toEqual([{ matcher: 'Write', hooks: [{ type: 'http', url, timeout: 15, onFailure: 'block' }] }]);
+});
+
+it('starts the server from a SessionStart command hook of its own, on every source', () => {
+  const runner = { argv: ['/usr/bin/env', '-u', 'NODE_EXTRA_CA_CERTS', 'node', '${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs'], hookArgs: ['--config', 'team.yaml', '--on-error', 'closed'], form: 'exec' as const };
+  const hook = ensureHook(runner, 9123);
+  expect(hook).toEqual({
+    type: 'command',
+    command: '/usr/bin/env',
+    args: ['-u', 'NODE_EXTRA_CA_CERTS', 'node', '${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs', 'serve', '--ensure', '--port', '9123', '--config', 'team.yaml', '--on-error', 'closed'],
+    timeout: 30,
+  });
+  expect(ensureHook({ ...runner, form: 'shell' }, 9123).command).toBe('NODE_EXTRA_CA_CERTS= node "${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs" serve --ensure --port 9123 --config team.yaml --on-error closed');
+  for (const h of [hook, ensureHook({ ...runner, form: 'shell' }, 9123)]) {
+    expect([isEnsureHook(h), isRunnerHook(h), ensurePort(h)]).toEqual([true, true, 9123]);
+  }
+  expect(isEnsureHook(cmd)).toBe(false);
+  expect(isEnsureHook({ type: 'command', command: 'node', args: ['x/policy.cjs', 'serve', '--port', '1'] })).toBe(false);
+  expect(withEnsureHook({ SessionStart: [{ matcher: 'startup', hooks: [cmd] }] }, hook).SessionStart).toEqual([{ matcher: 'startup', hooks: [cmd] }, { hooks: [hook] }]);
 });

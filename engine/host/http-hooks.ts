@@ -1,18 +1,25 @@
 /**
  * `policy init --mode http`: the planned runner entries turned into `type: "http"`
- * handlers that reach a `policy serve` daemon, for the events where an HTTP hook can say
- * what the command runner says. The others keep their command handler:
+ * handlers that reach the policy server, for the events where an HTTP hook can say what
+ * the command runner says, plus the SessionStart command hook that starts the server and
+ * registers each session (`policy serve --ensure`). The others keep their command handler:
  * SessionStart and Setup accept no HTTP hooks, and the events that block only with exit
  * code 2 (TeammateIdle, TaskCompleted, WorktreeCreate...) have no HTTP equivalent, since
- * an HTTP hook cannot block through its status code.
+ * an HTTP hook cannot block through its status code. A fail-closed handler keeps its
+ * `onFailure: "block"`: a server that is down, slow, or answers anything but a 2xx JSON
+ * object then refuses the call (measured, Claude Code 2.1.330).
  */
 import { protocolFor } from '../protocol';
+import { commandHook, type RunnerCommand } from '../init/runner';
+
+export { ensurePort, isEnsureHook } from '../init/runner';
 import type { CommandHook, HooksConfig } from '../init/types';
 
 export interface HttpHook {
   type: 'http';
   url: string;
   timeout?: number;
+  onFailure?: 'block';
 }
 
 export interface HttpHookGroup {
@@ -79,5 +86,30 @@ function toHttp(handler: CommandHook, url: string): HttpHook & { if?: string } {
   const hook: HttpHook & { if?: string } = { type: 'http', url };
   if (handler.if !== undefined) hook.if = handler.if;
   if (handler.timeout !== undefined) hook.timeout = handler.timeout;
+  if (handler.onFailure !== undefined) hook.onFailure = handler.onFailure;
   return hook;
+}
+
+/** Seconds Claude Code waits for the SessionStart hook: a server's first start compiles the policy. */
+const ENSURE_TIMEOUT = 30;
+
+/**
+ * The SessionStart command hook that starts the server on `port` and registers the
+ * session: the runner's own program and bin, `serve --ensure --port N` and the runner's
+ * --config / --on-error arguments.
+ * @example ensureHook({ argv: ['node', '/p/bin/policy.cjs'], hookArgs: ['--on-error', 'closed'], form: 'exec' }, 8707)
+ *   // { type: 'command', command: 'node', args: ['/p/bin/policy.cjs', 'serve', '--ensure', '--port', '8707', '--on-error', 'closed'], timeout: 30 }
+ */
+export function ensureHook(runner: RunnerCommand, port: number): CommandHook {
+  return { ...commandHook([...runner.argv, 'serve', '--ensure', '--port', String(port), ...runner.hookArgs], runner.form), timeout: ENSURE_TIMEOUT };
+}
+
+/**
+ * The hooks with the ensure hook added to SessionStart, in a group of its own with no
+ * matcher (every source: startup, resume, clear, compact registers its session).
+ * @example withEnsureHook({}, hook).SessionStart // [{ hooks: [hook] }]
+ */
+export function withEnsureHook<T extends Record<string, Array<{ matcher?: string; hooks: unknown[] }>>>(hooks: T, hook: CommandHook): T {
+  const sessionStart = [...(hooks.SessionStart ?? []), { hooks: [hook] }];
+  return { ...hooks, SessionStart: sessionStart };
 }

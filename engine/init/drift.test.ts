@@ -2,6 +2,7 @@ import { compiledPolicy, compiledRule, matchFilter, toolFilter } from '../../tes
 import { checkDrift } from './drift';
 import { planHooks } from './plan';
 import type { CommandHook, HooksConfig } from './types';
+import { ensureHook, httpHookUrl, toHttpHooks, withEnsureHook } from '../host/http-hooks';
 
 const runner: CommandHook = { type: 'command', command: '/n/node', args: ['/p/bin/policy.cjs', 'hook'] };
 const closedRunner: CommandHook = { ...runner, args: ['/p/bin/policy.cjs', 'hook', '--on-error', 'closed'] };
@@ -96,5 +97,25 @@ describe('checkDrift', () => {
     expect(checkDrift(p, sources).map((i) => [i.kind, i.message])).toEqual([
       ['twice', 'Stop: runner entries in .claude/settings.json and .claude/settings.local.json: Claude Code runs every one, so the runner runs 2 times for each event'],
     ]);
+  });
+
+  it('http mode: the server entry is no route of its own; http entries need one on their port, with the policy\'s on_error', () => {
+    const closed = compiledPolicy([compiledRule({ id: 'w', tools: toolFilter('Write') })], { onError: 'closed' });
+    const runnerCommand = { argv: ['/n/node', '/p/bin/policy.cjs'], hookArgs: ['--on-error', 'closed'], form: 'exec' as const };
+    const url = httpHookUrl(9123);
+    const written = withEnsureHook(toHttpHooks(planHooks(closed, { handler: { ...closedRunner, onFailure: 'block' } }).hooks, url).hooks, ensureHook(runnerCommand, 9123));
+    expect(checkDrift(closed, settingsWith(written as unknown as HooksConfig))).toEqual([]);
+    const http = { PreToolUse: written.PreToolUse } as unknown as HooksConfig;
+    expect(checkDrift(closed, settingsWith(http)).map((i) => [i.kind, i.message])).toEqual([
+      ['no-server-start', 'SessionStart: the http entries (PreToolUse, ...) reach a policy server on port 9123, but no SessionStart entry starts it (policy serve --ensure --port 9123), so every such event fails'],
+    ]);
+    const elsewhere = { ...http, SessionStart: [{ hooks: [ensureHook(runnerCommand, 9124)] }] } as unknown as HooksConfig;
+    expect(checkDrift(closed, settingsWith(elsewhere)).map((i) => i.kind)).toEqual(['no-server-start']);
+    const open = { ...http, SessionStart: [{ hooks: [ensureHook({ ...runnerCommand, hookArgs: [] }, 9123)] }] } as unknown as HooksConfig;
+    expect(checkDrift(closed, settingsWith(open)).map((i) => [i.kind, i.message])).toEqual([
+      ['on-error', 'SessionStart: the policy server\'s entry lacks --on-error closed, the policy says on_error: closed'],
+    ]);
+    const noBlock = { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'http', url }] }], SessionStart: written.SessionStart } as unknown as HooksConfig;
+    expect(checkDrift(closed, settingsWith(noBlock)).map((i) => i.kind)).toEqual(['on-failure']);
   });
 });

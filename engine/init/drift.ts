@@ -9,10 +9,10 @@ import { protocolFor } from '../protocol';
 import type { CompiledPolicy, CompiledRule, RegexSource } from '../types';
 import { ifRuleFor } from './if-rule';
 import { literalOf, matcherAccepts } from './matcher';
-import { handlerWords, isRunnerHook } from './runner';
+import { ensurePort, handlerWords, isEnsureHook, isRunnerHook } from './runner';
 import type { SettingsObject } from './types';
 
-export type DriftKind = 'not-routed' | 'partly-routed' | 'unused-event' | 'on-error' | 'on-failure' | 'twice';
+export type DriftKind = 'not-routed' | 'partly-routed' | 'unused-event' | 'on-error' | 'on-failure' | 'twice' | 'no-server-start';
 
 export interface DriftItem {
   kind: DriftKind;
@@ -28,6 +28,8 @@ export interface SettingsSource {
 
 interface Route {
   file: string;
+  /** An http entry's url, or undefined for a command entry. */
+  url?: string;
   matcher: string | undefined;
   if: string | undefined;
   words: string[];
@@ -68,7 +70,8 @@ export function checkDrift(policy: CompiledPolicy, sources: readonly SettingsSou
   for (const [event, here] of routes) {
     for (const route of here) {
       const saysClosed = route.words.includes('--on-error') && route.words[route.words.indexOf('--on-error') + 1] === 'closed';
-      if (saysClosed !== closed) {
+      // An http entry carries no arguments: its policy server's session does (the ensure hook's --on-error).
+      if (route.url === undefined && saysClosed !== closed) {
         items.push({ kind: 'on-error', event, message: `${event}: the entry in ${route.file} ${closed ? 'lacks' : 'has'} --on-error closed, the policy says on_error: ${policy.settings.onError}` });
       }
       if (closed && route.onFailure !== 'block' && !protocolFor(event)?.onFailureIgnored) {
@@ -77,6 +80,37 @@ export function checkDrift(policy: CompiledPolicy, sources: readonly SettingsSou
     }
     const inFiles = [...new Set(here.map((r) => r.file))];
     if (inFiles.length > 1) items.push({ kind: 'twice', event, message: `${event}: runner entries in ${inFiles.join(' and ')}: Claude Code runs every one, so the runner runs ${inFiles.length} times for each event` });
+  }
+  items.push(...serverStarts(routes, sources, closed));
+  return items;
+}
+
+/**
+ * http entries reach a policy server only if a SessionStart hook starts it on their port
+ * and registers each session there (`policy serve --ensure`), with the policy's on_error.
+ */
+function serverStarts(routes: Map<string, Route[]>, sources: readonly SettingsSource[], closed: boolean): DriftItem[] {
+  const ports = new Map<number, string>();
+  for (const [event, here] of routes) {
+    for (const r of here) {
+      const port = r.url === undefined ? NaN : Number(/^https?:\/\/[^/]*:(\d+)\//.exec(r.url)?.[1]);
+      if (Number.isInteger(port) && !ports.has(port)) ports.set(port, event);
+    }
+  }
+  const ensures = sources.flatMap(({ settings }) => {
+    const groups = (settings.hooks as Record<string, unknown> | undefined)?.SessionStart;
+    return Array.isArray(groups) ? groups.flatMap((g) => (Array.isArray((g as { hooks?: unknown })?.hooks) ? (g as { hooks: unknown[] }).hooks : [])).filter(isEnsureHook) : [];
+  });
+  const items: DriftItem[] = [];
+  for (const [port, event] of ports) {
+    const here = ensures.filter((h) => ensurePort(h) === port);
+    if (here.length === 0) {
+      items.push({ kind: 'no-server-start', event: 'SessionStart', message: `SessionStart: the http entries (${event}, ...) reach a policy server on port ${port}, but no SessionStart entry starts it (policy serve --ensure --port ${port}), so every such event fails` });
+      continue;
+    }
+    const words = handlerWords(here[0]) ?? [];
+    const saysClosed = words.includes('--on-error') && words[words.indexOf('--on-error') + 1] === 'closed';
+    if (saysClosed !== closed) items.push({ kind: 'on-error', event: 'SessionStart', message: `SessionStart: the policy server's entry ${closed ? 'lacks' : 'has'} --on-error closed, the policy says on_error: ${closed ? 'closed' : 'open'}` });
   }
   return items;
 }
@@ -131,11 +165,12 @@ function collectRoutes(sources: readonly SettingsSource[]): Map<string, Route[]>
       for (const g of groups) {
         if (!g || typeof g !== 'object' || !Array.isArray((g as { hooks?: unknown }).hooks)) continue;
         const group = g as { matcher?: unknown; hooks: unknown[] };
-        for (const h of group.hooks.filter(isRunnerHook)) {
-          const handler = h as { if?: unknown; onFailure?: unknown };
+        for (const h of group.hooks.filter((x) => isRunnerHook(x) && !isEnsureHook(x))) {
+          const handler = h as { if?: unknown; onFailure?: unknown; type?: unknown; url?: unknown };
           const list = routes.get(event) ?? [];
           list.push({
             file,
+            ...(handler.type === 'http' && typeof handler.url === 'string' ? { url: handler.url } : {}),
             matcher: typeof group.matcher === 'string' ? group.matcher : undefined,
             if: typeof handler.if === 'string' ? handler.if : undefined,
             words: handlerWords(h) ?? [],

@@ -25,13 +25,18 @@ export interface RunnerCommand {
  *   // { type: 'command', command: '/n/node', args: ['/p/bin/policy.cjs', 'hook'] }
  */
 export function runnerHook(runner: RunnerCommand): CommandHook {
-  const words = [...runner.argv, 'hook', ...runner.hookArgs];
-  const hook: CommandHook = runner.form === 'exec'
-    ? { type: 'command', command: words[0], args: words.slice(1) }
-    : { type: 'command', command: shellCommand(words) };
+  const hook = commandHook([...runner.argv, 'hook', ...runner.hookArgs], runner.form);
   if (runner.timeout !== undefined) hook.timeout = runner.timeout;
   if (runner.failClosed) hook.onFailure = 'block';
   return hook;
+}
+
+/**
+ * A command handler running `words`: exec form (`command` + `args`) or one `sh -c` string.
+ * @example commandHook(['node', 'x.cjs', 'hook'], 'exec') // { type: 'command', command: 'node', args: ['x.cjs', 'hook'] }
+ */
+export function commandHook(words: string[], form: CommandForm): CommandHook {
+  return form === 'exec' ? { type: 'command', command: words[0], args: words.slice(1) } : { type: 'command', command: shellCommand(words) };
 }
 
 /**
@@ -46,7 +51,8 @@ function shellCommand(words: string[]): string {
 }
 
 /**
- * True for a handler init wrote (either form).
+ * True for a handler init wrote (either form): the runner, an http entry to the policy
+ * server, or the SessionStart hook that starts that server.
  * @example isRunnerHook({ type: 'command', command: 'node', args: ['x/bin/policy.cjs', 'hook'] }) // true
  */
 export function isRunnerHook(handler: unknown): boolean {
@@ -55,10 +61,33 @@ export function isRunnerHook(handler: unknown): boolean {
   if (h && typeof h === 'object' && h.type === 'http') return typeof h.url === 'string' && /^https?:\/\/[^/]+\/policy-hook$/.test(h.url);
   const words = handlerWords(handler);
   if (!words) return false;
+  if (isEnsureHook(handler)) return true;
   for (let i = 0; i + 1 < words.length; i++) {
     if (/(^|[\\/])policy\.cjs$/.test(words[i]) && words[i + 1] === 'hook') return true;
   }
   return false;
+}
+
+/**
+ * True for the SessionStart hook `policy init --mode http` writes (either form).
+ * @example isEnsureHook({ type: 'command', command: 'node', args: ['/p/bin/policy.cjs', 'serve', '--ensure', '--port', '8707'] }) // true
+ */
+export function isEnsureHook(handler: unknown): boolean {
+  const words = handlerWords(handler);
+  if (!words) return false;
+  const at = words.findIndex((w, i) => /(^|[\\/])policy\.cjs$/.test(w) && words[i + 1] === 'serve');
+  return at >= 0 && words.includes('--ensure', at);
+}
+
+/**
+ * The port an ensure hook names, or null.
+ * @example ensurePort({ type: 'command', command: 'node', args: ['x/policy.cjs', 'serve', '--ensure', '--port', '8707'] }) // 8707
+ */
+export function ensurePort(handler: unknown): number | null {
+  const words = handlerWords(handler) ?? [];
+  const i = words.indexOf('--port');
+  const port = i >= 0 ? Number(words[i + 1]) : NaN;
+  return Number.isInteger(port) ? port : null;
 }
 
 /**

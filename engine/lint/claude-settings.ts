@@ -12,6 +12,8 @@ export interface ClaudeHookHandler {
   url?: string;
   /** Permission-rule filter such as `Bash(git *)`. */
   if?: string;
+  /** `block`: a handler that fails refuses the call (Claude Code 2.1.295+). */
+  onFailure?: string;
 }
 
 export interface ClaudeMatcherGroup {
@@ -79,7 +81,7 @@ function toGroup(raw: Record<string, unknown>): ClaudeMatcherGroup {
 
 function toHandler(raw: Record<string, unknown>): ClaudeHookHandler {
   const h: ClaudeHookHandler = {};
-  for (const key of ['type', 'command', 'url', 'if'] as const) if (typeof raw[key] === 'string') h[key] = raw[key] as string;
+  for (const key of ['type', 'command', 'url', 'if', 'onFailure'] as const) if (typeof raw[key] === 'string') h[key] = raw[key] as string;
   if (Array.isArray(raw.args)) h.args = raw.args.filter((a): a is string => typeof a === 'string');
   return h;
 }

@@ -1,8 +1,11 @@
 /**
  * on_error: closed promises that a failure denies, but when events reach the runner as an
- * HTTP hook (a `policy serve` daemon), a daemon that is down is a connection error, which
- * Claude Code treats as a non-blocking error: the call goes through.
+ * HTTP hook (the policy server), a server that is down is a connection error, which Claude
+ * Code treats as a non-blocking error unless the handler says `onFailure: "block"`: the
+ * call goes through. `policy init --mode http` writes it; a handler without it is the
+ * warning. (Where Claude Code ignores onFailure, on-failure-ignored says so.)
  */
+import { protocolFor } from '../protocol';
 import type { Diagnostic, LoadedFile, SourceLocation } from '../types';
 import { defineCheck, report } from './check';
 import type { LintContext } from './context';
@@ -11,7 +14,7 @@ import { runnerRoutes } from './routing';
 export const httpFailClosed = defineCheck({
   id: 'http-fail-closed',
   messages: {
-    http: 'on_error is closed, but {settings} sends {events} to the runner over HTTP: when the daemon is down, Claude Code goes on as if no hook ran',
+    http: 'on_error is closed, but {settings} sends {events} to the runner over HTTP without "onFailure": "block": when the policy server is down, Claude Code goes on as if no hook ran',
   },
   check(ctx) {
     const settings = ctx.settings;
@@ -19,13 +22,13 @@ export const httpFailClosed = defineCheck({
     const at = closedAt(ctx);
     if (!at) return [];
     const used = [...new Set(ctx.rules.flatMap((r) => r.events))];
-    const events = used.filter((e) => runnerRoutes(settings, e).some((r) => r.kind === 'http'));
+    const events = used.filter((e) => !protocolFor(e)?.onFailureIgnored && runnerRoutes(settings, e).some((r) => r.kind === 'http' && r.onFailure !== 'block'));
     if (events.length === 0) return [];
     const out: Diagnostic[] = [report(this, {
       messageId: 'http',
       data: { settings: ctx.settingsFile, events: events.join(', ') },
       at,
-      hint: 'route these events with a command hook ("policy hook"), or accept failing open',
+      hint: 'run policy init --mode http again: it writes "onFailure": "block" on these entries (or route them with a command hook, "policy hook")',
     })];
     return out;
   },

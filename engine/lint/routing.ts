@@ -13,6 +13,8 @@ export interface RunnerRoute {
   matcher: string | undefined;
   /** The tool name of the handler's `if` (`Bash` for `Bash(git *)`), or null without `if`. */
   ifTool: string | null;
+  /** The handler's onFailure as written (`block` refuses the call when the handler fails). */
+  onFailure?: string;
 }
 
 const RUNNER_COMMAND = /\bpolicy(?:\.cjs)?["']?\s+hook\b/;
@@ -41,7 +43,7 @@ export function runnerRoutes(settings: ClaudeSettings, event: string): RunnerRou
     for (const h of group.hooks) {
       if (!isRunnerHandler(h)) continue;
       if (h.if !== undefined && !tool) continue;
-      routes.push({ kind: h.type === 'http' ? 'http' : 'command', matcher: group.matcher, ifTool: h.if === undefined ? null : ifToolName(h.if) });
+      routes.push({ kind: h.type === 'http' ? 'http' : 'command', matcher: group.matcher, ifTool: h.if === undefined ? null : ifToolName(h.if), ...(h.onFailure === undefined ? {} : { onFailure: h.onFailure }) });
     }
   }
   return routes;

@@ -150,18 +150,21 @@ it('refuses other methods and stops cleanly on SIGTERM', async () => {
 });
 
 describe('policy init --mode http', () => {
-  it('writes http entries for the daemon where http can answer, command entries elsewhere', () => {
+  it('writes http entries where http can answer, a SessionStart entry that starts the server, command entries elsewhere', () => {
     const settingsFile = path.join(root, '.claude', 'settings.json');
     linkHookpolicy(root);
     const init = (args: string[]) => execFileSync(process.execPath, [bin, 'init', '--project-dir', root, ...args], { env: { ...process.env, HOME: tmp }, encoding: 'utf8' });
     const out = init(['--mode', 'http', '--port', '9123']);
     expect(out).toContain('TeammateIdle stays a command hook: it blocks only with exit code 2');
-    expect(out).toContain('policy serve --port 9123');
+    expect(out).toContain('each session starts the policy server on 127.0.0.1:9123 at SessionStart (policy serve --ensure)');
     const hooks = JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks;
     // The built-in self-protection rule routes every writing tool (engine/self-protection.ts).
     expect(hooks.PreToolUse).toEqual([{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell', hooks: [{ type: 'http', url: 'http://127.0.0.1:9123/policy-hook', timeout: expect.any(Number) }] }]);
     expect(hooks.SubagentStart[0].hooks[0]).toMatchObject({ type: 'http', url: 'http://127.0.0.1:9123/policy-hook' });
     expect(hooks.TeammateIdle[0].hooks[0]).toMatchObject({ type: 'command' });
+    expect(hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command: expect.any(String), args: expect.arrayContaining(['${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs', 'serve', '--ensure', '--port', '9123']), timeout: 30 }] }]);
+    const check = execFileSync(process.execPath, [bin, 'init', '--project-dir', root, '--check', '--scope', 'project'], { env: { ...process.env, HOME: tmp }, encoding: 'utf8' });
+    expect(check).toContain('in sync');
     // Running init again, in either mode, replaces its own entries instead of adding to them.
     init(['--mode', 'http', '--port', '9123']);
     expect(JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks).toEqual(hooks);
@@ -169,5 +172,16 @@ describe('policy init --mode http', () => {
     const back = JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks;
     expect(back.PreToolUse).toHaveLength(1);
     expect(back.PreToolUse[0].hooks.map((h: { type: string }) => h.type)).toEqual(['command']);
+    expect(back.SessionStart).toBeUndefined();
+  });
+
+  it('a fail-closed policy: every http entry where Claude Code honours it says onFailure: block', () => {
+    linkHookpolicy(root);
+    fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), `settings:\n  on_error: closed\n${policy('x')}`);
+    execFileSync(process.execPath, [bin, 'init', '--project-dir', root, '--mode', 'http', '--port', '9124'], { env: { ...process.env, HOME: tmp }, encoding: 'utf8' });
+    const hooks = JSON.parse(fs.readFileSync(path.join(root, '.claude', 'settings.json'), 'utf8')).hooks;
+    expect(hooks.PreToolUse[0].hooks).toEqual([{ type: 'http', url: 'http://127.0.0.1:9124/policy-hook', timeout: expect.any(Number), onFailure: 'block' }]);
+    expect(hooks.SubagentStart[0].hooks[0].onFailure).toBe('block');
+    expect(hooks.SessionStart[0].hooks[0].args.slice(-2)).toEqual(['--on-error', 'closed']);
   });
 });
