@@ -22,6 +22,9 @@ export interface RecordedRequest {
   /** 'main', a subagent's marker, 'side' (no tools) or 'other' (not /v1/messages). */
   script: string;
   turn: number;
+  /** When the request's body had arrived and when the answer was written out (ms, `performance.timeOrigin` based). */
+  receivedAt?: number;
+  answeredAt?: number;
 }
 
 export interface MessagesBody {
@@ -121,6 +124,11 @@ function json(res: http.ServerResponse, status: number, value: unknown): void {
   res.end(JSON.stringify(value));
 }
 
+/** Wall-clock milliseconds with sub-millisecond precision. */
+function now(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 const MODEL_INFO = { type: 'model', id: MODEL_ID, display_name: 'Scripted model', created_at: '2026-01-01T00:00:00Z' };
 
 /**
@@ -142,10 +150,12 @@ export async function startModelServer(scenario: Scenario): Promise<ModelServer>
       } catch {
         body = null;
       }
-      const base = { method: req.method ?? 'GET', path: pathname, body };
+      const base = { method: req.method ?? 'GET', path: pathname, body, receivedAt: now() };
       if (req.method === 'POST' && pathname === '/v1/messages' && body) {
         const { record, blocks } = answerFor(body, scenario);
-        requests.push({ ...base, ...record });
+        const recorded: RecordedRequest = { ...base, ...record };
+        requests.push(recorded);
+        res.once('finish', () => { recorded.answeredAt = now(); });
         const message = messageOf(blocks, `msg_scripted_${++counter}`);
         if (body.stream) streamMessage(res, message);
         else json(res, 200, message);
