@@ -17,6 +17,8 @@ export type {
   SourceMap, LoadedFile, CompiledPolicy, CompiledSettings, CompiledBypass, CompiledLog, CompiledAgents, RegexSource,
   CompiledLet, CompiledRequirement, CompiledPathFilter, CompiledRule, RuleIndex, HookEvent, FileFact, Facts,
   EvaluationContext, RuleHit, RequirementCheck, RuleStatus, RuleTrace, FinalOutcome, Decision, HookResponse,
+  RawRecord, CompiledRecord, CompiledMemorySettings, CompiledMemoryQuery, LetKind, MemoryLetKind,
+  RecordDraft, MemoryRecord, MemoryScope, MemoryWho, MemoryFacts,
 } from './types';
 
 // Claude Code's per-event contract and the diagnostic codes.
@@ -36,6 +38,10 @@ export type { BuildResult } from './build-policy';
 export { buildRuleIndex, candidateRules } from './rule-index';
 export { evaluate, evaluateNow } from './evaluate';
 export { renderResponse, renderFailure } from './render';
+// Memory in core: the privacy filter of `record`, and a store held in memory (what `policy test` gives rules).
+export { privacyMatch, DEFAULT_PRIVACY } from './memory/privacy';
+export { InMemoryMemory, memoryRecords, memorySeeds } from './memory/in-memory';
+export type { MemorySeed } from './memory/in-memory';
 export type { RenderOptions } from './render';
 
 // The authoring tools' cores: lint, explain, init's settings entries, Claude Code's matcher.
