@@ -111,6 +111,8 @@ export interface RunClientOptions {
   managedDir?: string;
   /** Keep the model server up after the client exits, for a process a hook started (run-session.ts). */
   linger?: SessionSpec['linger'];
+  /** Programs started in the session's namespace before the client (run-session.ts). */
+  background?: SessionSpec['background'];
 }
 
 /** Runs the session bundle with `spec` (in the namespace when there is one) and returns its result. */
@@ -154,6 +156,7 @@ export function runClient(options: RunClientOptions): SessionOutcome {
     timeoutMs: options.timeoutMs ?? 120_000,
     managedDir: options.managedDir,
     linger: options.linger,
+    background: options.background,
   };
   return runBundle<SessionOutcome>(spec, spec.timeoutMs + (options.linger?.timeoutMs ?? 0));
 }

@@ -6,8 +6,9 @@
  * and writes what happened to RESULT.json. With `screen: true` in the spec it drives the
  * interactive client in tmux instead (interactive.ts).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import { driveScreen, type ScreenOutcome, type ScreenSpec } from './interactive';
 import { startModelServer, type RecordedRequest } from './model-server';
 import type { Scenario } from './scenario';
@@ -32,6 +33,34 @@ export interface SessionSpec {
    * `until` (or `timeoutMs` passed): for what a hook started detached and still talks to it.
    */
   linger?: { file: string; until: string[]; timeoutMs: number };
+  /** Programs started before the client, in its namespace, each waited for until it listens on its port; stopped after. */
+  background?: BackgroundProgram[];
+}
+
+/** A program the session needs beside the client (a listener on a port, say). */
+export interface BackgroundProgram {
+  argv: string[];
+  port: number;
+}
+
+/** Starts the programs and resolves once each accepts connections on its port (at most 10 s each). */
+async function startBackground(programs: BackgroundProgram[]): Promise<ChildProcess[]> {
+  const children: ChildProcess[] = [];
+  for (const p of programs) {
+    children.push(spawn(p.argv[0], p.argv.slice(1), { stdio: 'ignore' }));
+    for (let i = 0; i < 200; i++) {
+      const up = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(p.port, '127.0.0.1', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      });
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return children;
 }
 
 /** Where Claude Code reads managed settings on Linux. */
@@ -67,6 +96,7 @@ export async function runSession(spec: SessionSpec): Promise<SessionOutcome> {
   if (spec.loopbackUp) execFileSync('ip', ['link', 'set', 'lo', 'up']);
   if (spec.managedDir) mountManaged(spec.managedDir);
   const model = await startModelServer(spec.scenario);
+  const background = await startBackground(spec.background ?? []);
   try {
     const child = spawn(spec.binary, ['-p', spec.prompt, '--output-format', 'stream-json', '--verbose', ...spec.args], {
       cwd: spec.projectDir,
@@ -96,6 +126,7 @@ export async function runSession(spec: SessionSpec): Promise<SessionOutcome> {
     });
     return { exitCode, signal, timedOut, messages, stderr: Buffer.concat(err).toString('utf8'), requests: model.requests };
   } finally {
+    for (const b of background) b.kill('SIGKILL');
     await model.close();
   }
 }
