@@ -101,12 +101,14 @@ describeRealClient('memory across sessions and spawns', () => {
       homeDir: project.homeDir,
       prompt: 'Research twice.',
       scenario: {
+        // The subagents run in the background: the global context changes only once the
+        // first one has finished (its notification starts the main session's next turn).
         main: [
           spawn('SUBAGENT-R1'),
+          say('Waiting for the first.'),
           tools({ name: 'Write', input: { file_path: path.join(project.projectDir, '.agent/teams/t1/global-context.md'), content: gc('GC-v2', 'LDAP login and logout') } }),
           spawn('SUBAGENT-R2'),
-          say('Waiting.'),
-          say('One finished.'),
+          say('Waiting for the second.'),
           say('Both finished.'),
         ],
         subagents: [
