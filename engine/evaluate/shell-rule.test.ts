@@ -228,7 +228,7 @@ describe('symlinks and path tricks in shell writes', () => {
 });
 
 describe('the shell parser is loaded only when needed', () => {
-  test('not for other tools, rules without paths, or commands the pre-check clears', async () => {
+  test('not for other tools, rules without paths, or commands the fast path reads', async () => {
     // Async isolation: the evaluator requires the shell analysis lazily, inside the awaited calls.
     await jest.isolateModulesAsync(async () => {
       const isolated = jest.requireActual<typeof import('../evaluate')>('../evaluate').evaluate;
@@ -237,10 +237,13 @@ describe('the shell parser is loaded only when needed', () => {
       const policy = compiledPolicy([denySrc(), commandRule]);
       const ctx = memoryContext();
       await isolated(policy, { hook_event_name: 'PreToolUse', cwd: '/proj', tool_name: 'Write', tool_input: { file_path: 'src/a' } }, ctx);
-      await isolated(compiledPolicy([commandRule]), bash('echo x > src/a.ts'), ctx);
+      await isolated(compiledPolicy([commandRule]), bash('echo "$X" > src/a.ts'), ctx);
       await isolated(policy, bash('git status && npm test'), ctx);
-      expect(loaded()).toBe(false);
       expect((await isolated(policy, bash('echo x > src/a.ts'), ctx)).outcome).toBe('deny');
+      expect((await isolated(policy, bash("cat <<'EOF' > src/a.ts\nexport {};\nEOF"), ctx)).outcome).toBe('deny');
+      expect((await isolated(policy, bash('git commit -m "fix: x" 2>&1 | tail -3'), ctx)).outcome).not.toBe('deny');
+      expect(loaded()).toBe(false);
+      expect((await isolated(policy, bash('echo "$X" > src/a.ts'), ctx)).outcome).toBe('deny');
       expect(loaded()).toBe(true);
     });
   });

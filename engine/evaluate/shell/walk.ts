@@ -11,9 +11,9 @@ import type { Stdin, WriteTarget } from './effects';
 import { FdTable } from './fds';
 import { child, list, text, ShellSyntaxError, type ShellSyntax, type ShNode } from './parser';
 import { unsafeVariable } from './variables';
-import type { PlainCommand } from './precheck';
 import { applyRedirect } from './redirects';
-import { heredocText, nestedScripts, wordText, type Arg } from './words';
+import type { SimpleCommand, SimpleRedirect } from './simple-script';
+import { heredocText, nestedScripts, partsText, wordText, type Arg } from './words';
 
 /** The shell's state at one point. */
 interface WalkState {
@@ -65,22 +65,36 @@ export function walkScript(sh: ShellSyntax, script: string, cwd: string, options
 }
 
 /**
- * Every write of a plain command (precheck.ts), without the parser; null when it needs one
- * after all (a nested script, a trap, a cd next to `||`).
- * @example walkPlain(plainCommands('cd sub && rm x')!, '/p', {})?.writes[0].cwd // '/p/sub'
+ * Every write of a command read by the fast path's scanner (simple-script.ts), without the
+ * parser: what walkScript finds for the same command. Null when it needs the parser after
+ * all (a nested script, a trap, a cd next to `||`).
+ * @example walkSimple(simpleScript('cd sub && rm x')!, '/p', {})?.writes[0].cwd // '/p/sub'
  */
-export function walkPlain(commands: readonly PlainCommand[], cwd: string, options: WalkOptions): WalkResult | null {
+export function walkSimple(commands: readonly SimpleCommand[], cwd: string, options: WalkOptions): WalkResult | null {
+  const name = (c: SimpleCommand) => (c.words.length > 0 ? partsText(c.words[0], { home: options.home }) : null);
   // `a || b` after a cd is left to the parser's tree, which knows what groups with what.
-  if (commands.some((c) => c.join === '||') && commands.some((c) => CWD_COMMANDS.has(commandName(c.argv[0])))) return null;
+  if (commands.some((c) => c.join === '||') && commands.some((c) => CWD_COMMANDS.has(commandName(name(c) ?? '')))) return null;
   const walker = new Walker(null, options);
+  // As walkScript: the assignments are checked before anything runs.
+  for (const c of commands) for (const a of c.assigns) walker.variable(a);
   const state: WalkState = { cwd, stdin: { kind: 'none' }, fds: FdTable.initial(), merge: false };
   try {
     for (let i = 0; i < commands.length;) {
       let end = i + 1;
       while (end < commands.length && commands[end].join === '|') end++;
-      if (end - i === 1) walker.runPlain(commands[i].argv, state);
-      // Each stage of a pipeline is a subshell reading the pipe.
-      else for (let k = i; k < end; k++) walker.runPlain(commands[k].argv, { ...state, stdin: k > i ? { kind: 'pipe' } : state.stdin });
+      if (end - i === 1) walker.runSimple(commands[i], state);
+      else {
+        // Each stage of a pipeline is a subshell; the pipe replaces its output (all but the last) and its input (all but the first).
+        for (let k = i; k < end; k++) {
+          const stage = copy(state);
+          if (k < end - 1) stage.fds = stage.fds.set(1, [], false);
+          if (k > i) {
+            stage.stdin = { kind: 'pipe' };
+            stage.fds = stage.fds.set(0, [], false);
+          }
+          walker.runSimple(commands[k], stage);
+        }
+      }
       i = end;
     }
     walker.runDeferred();
@@ -118,9 +132,26 @@ class Walker {
     return this.syntax;
   }
 
-  /** One plain command, run by this shell. */
-  runPlain(argv: string[], state: WalkState): void {
-    this.run(argv, state, 0, true);
+  /** One command read by the fast path's scanner: its redirections, then the command (as stmt and call). */
+  runSimple(cmd: SimpleCommand, state: WalkState): void {
+    const home = { home: this.options.home };
+    const bareExec = cmd.words.length === 1 && partsText(cmd.words[0], {}) === 'exec';
+    this.statement(state, (touched) => {
+      for (const r of cmd.redirects) this.simpleRedirect(r, state, touched);
+    }, () => {
+      if (cmd.words.length > 0) this.run(cmd.words.map((w) => partsText(w, home)), state, 0, true);
+    }, bareExec);
+  }
+
+  private simpleRedirect(r: SimpleRedirect, state: WalkState, touched: Set<number>): void {
+    const target = () => partsText(r.word, { home: this.options.home });
+    this.redirectWith(r.op, r.n, target, () => r.body ?? target(), state, touched);
+  }
+
+  /** Why setting the variable `name` makes the command not checkable, if it does. */
+  variable(name: string): void {
+    const problem = unsafeVariable(name);
+    if (problem) this.unsure.push(problem);
   }
 
   script(text: Arg, state: WalkState, depth: number, who: string): void {
@@ -170,16 +201,27 @@ class Walker {
     if (!stmt) return;
     // A background job runs in a subshell: its cd does not reach the next statement.
     const state = stmt.Background === true ? copy(outer) : outer;
-    // A here-document feeds this statement only; its redirections end with it, unless
-    // the statement is a bare `exec`, which applies them to the shell itself.
+    const cmd = child(stmt, 'Cmd');
+    this.statement(state, (touched) => {
+      for (const r of list(stmt, 'Redirs')) this.redirect(r, state, depth, touched);
+    }, () => {
+      if (cmd) this.command(cmd, state, depth);
+    }, cmd !== null && this.isBareExec(cmd));
+  }
+
+  /**
+   * A statement: its redirections, then its command. A here-document feeds this statement
+   * only; its redirections end with it, unless the statement is a bare `exec`, which
+   * applies them to the shell itself.
+   */
+  private statement(state: WalkState, redirects: (touched: Set<number>) => void, command: () => void, bareExec: boolean): void {
     const stdin = state.stdin;
     const before = state.fds;
     const touched = new Set<number>();
-    for (const r of list(stmt, 'Redirs')) this.redirect(r, state, depth, touched);
-    const cmd = child(stmt, 'Cmd');
-    if (cmd) this.command(cmd, state, depth);
+    redirects(touched);
+    command();
     state.stdin = stdin;
-    if (!(cmd && this.isBareExec(cmd))) state.fds = state.fds.restore(touched, before);
+    if (!bareExec) state.fds = state.fds.restore(touched, before);
   }
 
   private isBareExec(cmd: ShNode): boolean {
@@ -191,18 +233,16 @@ class Walker {
   private redirect(r: ShNode, state: WalkState, depth: number, touched: Set<number>): void {
     this.nested(child(r, 'Word'), state, depth);
     this.nested(child(r, 'Hdoc'), state, depth);
-    const op = this.sh.operator(r.Op);
-    const result = applyRedirect({
-      op,
-      n: text(child(r, 'N'), 'Value'),
-      target: () => wordText(this.sh, child(r, 'Word'), { home: this.options.home }),
-      cwd: state.cwd,
-      fds: state.fds,
-      merge: state.merge,
-    });
+    const options = { home: this.options.home };
+    this.redirectWith(this.sh.operator(r.Op), text(child(r, 'N'), 'Value'), () => wordText(this.sh, child(r, 'Word'), options), () => heredocText(this.sh, r, options), state, touched);
+  }
+
+  /** One redirection: what it writes, and the descriptors and standard input after it. */
+  private redirectWith(op: string, n: string, target: () => Arg, here: () => Arg, state: WalkState, touched: Set<number>): void {
+    const result = applyRedirect({ op, n, target, cwd: state.cwd, fds: state.fds, merge: state.merge });
     if (result.write !== undefined) this.found({ path: result.write }, state.cwd, op, state.fds);
     if (result.unsure) this.unsure.push(result.unsure);
-    if (result.stdin === 'here') state.stdin = { kind: 'text', text: heredocText(this.sh, r, { home: this.options.home }) };
+    if (result.stdin === 'here') state.stdin = { kind: 'text', text: here() };
     else if (result.stdin === 'file') state.stdin = { kind: 'none' };
     if (result.fds.allFiles().some((f) => f.path !== null)) this.heldFiles = true;
     state.fds = result.fds;

@@ -42,12 +42,41 @@ export function wordText(sh: ShellSyntax, word: ShNode | null, options: WordOpti
       case 'DblQuoted': {
         for (const inner of list(part, 'Parts')) {
           if (sh.nodeType(inner) !== 'Lit') return null;
-          out += text(inner, 'Value').replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
+          out += doubleQuotedText(text(inner, 'Value'));
         }
         break;
       }
       default:
         return null;
+    }
+  }
+  return out;
+}
+
+/**
+ * One part of a word as the fast path's scanner (simple-script.ts) reads it: unquoted text
+ * as written (backslashes kept, as in the parser's Lit), or what '...' or "..." enclose.
+ */
+export interface WordPart {
+  quote: '' | "'" | '"';
+  raw: string;
+}
+
+/**
+ * The text of a word read by the fast path's scanner: what wordText gives for the same
+ * word read by the parser.
+ * @example partsText([{ quote: '', raw: 'a' }, { quote: '"', raw: 'b c' }], {}) // 'ab c'
+ */
+export function partsText(parts: readonly WordPart[], options: WordOptions): Arg {
+  let out = '';
+  for (let i = 0; i < parts.length; i++) {
+    const { quote, raw } = parts[i];
+    if (quote === "'") out += raw;
+    else if (quote === '"') out += doubleQuotedText(raw);
+    else {
+      const lit = unquotedLit(raw, i === 0 ? options.home : undefined, i === 0);
+      if (lit === null) return null;
+      out += lit;
     }
   }
   return out;
@@ -87,6 +116,11 @@ export function heredocText(sh: ShellSyntax, redirect: ShNode, options: WordOpti
     return out;
   }
   return wordText(sh, child(redirect, 'Word'), options);
+}
+
+/** Text inside double quotes: a backslash escapes only `$`, a backtick, `"`, itself and a new line. */
+function doubleQuotedText(raw: string): string {
+  return raw.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
 }
 
 /** Unescapes an unquoted literal; null when it globs, brace-expands or names another user's home. */

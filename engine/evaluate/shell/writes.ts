@@ -5,8 +5,8 @@
 import { absolutePath, normalizePath } from '../paths';
 import { descriptorPath, procPath, type HeldFile } from './fds';
 import { loadShellSyntax } from './parser';
-import { plainCommands } from './precheck';
-import { walkPlain, walkScript, type FoundWrite, type WalkResult } from './walk';
+import { simpleScript } from './simple-script';
+import { walkSimple, walkScript, type FoundWrite, type WalkResult } from './walk';
 
 /** Longer commands are not parsed: they are "not checkable". */
 export const MAX_COMMAND_LENGTH = 100_000;
@@ -23,7 +23,7 @@ export interface ShellWrites {
   paths: WrittenPath[];
   /** Why the written paths cannot all be known; null when they can. */
   unchecked: string | null;
-  /** How the answer was reached: plain words without the parser, or the parser. */
+  /** How the answer was reached: the fast path's scanner without the parser (simple-script.ts), or the parser. */
   via: 'precheck' | 'parser' | 'limit';
 }
 
@@ -55,8 +55,8 @@ export function shellWrites(command: string, options: ShellWritesOptions): Shell
   }
   const cwd = absolutePath(options.cwd, '/');
   const walkOptions = { projectRoot: options.projectRoot, known: options.knownCommands, ...(options.home !== undefined ? { home: options.home } : {}) };
-  const plain = plainCommands(command);
-  let found: WalkResult | null = plain ? walkPlain(plain, cwd, walkOptions) : null;
+  const simple = simpleScript(command);
+  let found: WalkResult | null = simple ? walkSimple(simple, cwd, walkOptions) : null;
   const via = found ? 'precheck' : 'parser';
   try {
     found ??= walkScript(loadShellSyntax(), command, cwd, walkOptions);
