@@ -11,6 +11,7 @@ export interface ShNode {
 
 interface SyntaxModule {
   NewParser(...options: unknown[]): { Parse(src: string, name: string): ShNode };
+  KeepComments(keep: boolean): unknown;
   NodeType(node: ShNode): string;
   Walk(node: ShNode, visit: (node: ShNode | null) => boolean): void;
 }
@@ -52,11 +53,17 @@ export function loadShellSyntax(): ShellSyntax {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const syntax = (require('mvdan-sh') as { syntax: SyntaxModule }).syntax;
   const parse = (script: string): ShNode => {
+    // mvdan-sh reads a carriage return as a blank, bash as part of a word: `echo x\r# ; rm f` runs rm.
+    if (script.includes('\r')) throw new ShellSyntaxError('it holds a carriage return, which bash reads as part of a word');
+    let file: ShNode;
     try {
-      return syntax.NewParser().Parse(script, '');
+      file = syntax.NewParser(syntax.KeepComments(true)).Parse(script, '');
     } catch (err) {
       throw new ShellSyntaxError(errorText(err));
     }
+    const misread = misreadComment(syntax, file, script);
+    if (misread) throw new ShellSyntaxError(misread);
+    return file;
   };
   const operators = new Map<unknown, string>();
   const probe = parse(PROBE);
@@ -111,6 +118,31 @@ export function child(node: ShNode | null | undefined, field: string): ShNode | 
 export function text(node: ShNode | null | undefined, field: string): string {
   const value = node ? node[field] : undefined;
   return typeof value === 'string' ? value : '';
+}
+
+/** Bytes before which a `#` starts a comment for bash: a blank, a new line, an operator. */
+const COMMENT_AFTER = new Set([0x20, 0x09, 0x0a, 0x3b, 0x26, 0x7c, 0x28]);
+
+/**
+ * Why a comment of the parser's is not one to bash, or null. mvdan-sh starts a comment at
+ * a `#` right after a quote or an expansion (`echo ''#; rm f`, `echo $(x)#; rm f`: bash
+ * reads `#` as part of the word and runs rm) and continues one over a line continuation
+ * (`ls # x \` then `rm f` on the next line: bash runs rm).
+ */
+function misreadComment(syntax: SyntaxModule, file: ShNode, script: string): string | null {
+  let bytes: Uint8Array | null = null;
+  let problem: string | null = null;
+  syntax.Walk(file, (n) => {
+    if (problem !== null || !n || syntax.NodeType(n) !== 'Comment') return problem === null;
+    if (text(n, 'Text').includes('\n')) problem = 'a comment goes on after a line continuation, which bash ends at the line';
+    // Positions are byte offsets into the script's UTF-8.
+    bytes ??= new TextEncoder().encode(script);
+    let at = (n.Hash as { Offset(): number }).Offset();
+    while (at >= 2 && bytes[at - 1] === 0x0a && bytes[at - 2] === 0x5c) at -= 2;
+    if (at > 0 && !COMMENT_AFTER.has(bytes[at - 1])) problem = 'a # right after a quote or an expansion, which bash reads as part of the word';
+    return problem === null;
+  });
+  return problem;
 }
 
 function errorText(err: unknown): string {

@@ -22,12 +22,13 @@ export interface WordOptions {
 export function wordText(sh: ShellSyntax, word: ShNode | null, options: WordOptions): Arg {
   const parts = list(word, 'Parts');
   if (parts.length === 1 && sh.nodeType(parts[0]) === 'ProcSubst') return '/dev/fd/63';
+  const assignmentLike = parts.length > 0 && sh.nodeType(parts[0]) === 'Lit' && ASSIGNMENT_LIKE.test(text(parts[0], 'Value'));
   let out = '';
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
     switch (sh.nodeType(part)) {
       case 'Lit': {
-        const lit = unquotedLit(text(part, 'Value'), i === 0 ? options.home : undefined, i === 0);
+        const lit = unquotedLit(text(part, 'Value'), i === 0 ? options.home : undefined, i === 0, assignmentLike);
         if (lit === null) return null;
         out += lit;
         break;
@@ -68,13 +69,14 @@ export interface WordPart {
  * @example partsText([{ quote: '', raw: 'a' }, { quote: '"', raw: 'b c' }], {}) // 'ab c'
  */
 export function partsText(parts: readonly WordPart[], options: WordOptions): Arg {
+  const assignmentLike = parts.length > 0 && parts[0].quote === '' && ASSIGNMENT_LIKE.test(parts[0].raw);
   let out = '';
   for (let i = 0; i < parts.length; i++) {
     const { quote, raw } = parts[i];
     if (quote === "'") out += raw;
     else if (quote === '"') out += doubleQuotedText(raw);
     else {
-      const lit = unquotedLit(raw, i === 0 ? options.home : undefined, i === 0);
+      const lit = unquotedLit(raw, i === 0 ? options.home : undefined, i === 0, assignmentLike);
       if (lit === null) return null;
       out += lit;
     }
@@ -123,9 +125,15 @@ function doubleQuotedText(raw: string): string {
   return raw.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
 }
 
-/** Unescapes an unquoted literal; null when it globs, brace-expands or names another user's home. */
-function unquotedLit(raw: string, home: string | undefined, first: boolean): Arg {
-  if (hasExpansion(raw)) return null;
+/**
+ * A word that starts like an assignment (`of=~/x`, even as an argument): bash expands a `~`
+ * after its `=` and after each `:` (`dd of=~/.bashrc` writes the home folder's file).
+ */
+const ASSIGNMENT_LIKE = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** Unescapes an unquoted literal; null when it globs, brace-expands, names another user's home or may expand a `~` inside. */
+function unquotedLit(raw: string, home: string | undefined, first: boolean, assignmentLike = false): Arg {
+  if (hasExpansion(raw) || (assignmentLike && raw.includes('~'))) return null;
   let value = raw;
   if (first && value.startsWith('~')) {
     const slash = value.indexOf('/');

@@ -21,6 +21,12 @@ describe('shellWrites: written paths', () => {
     ['cat <<EOF > notes.md\nhello $name\nEOF', ['notes.md']],
     ['cat > notes.md <<\'EOF\'\n> not a redirect\nEOF', ['notes.md']],
     ['tee -a log.txt', ['log.txt']],
+    // Comments bash reads as comments too (after a blank, an operator, a new line).
+    ['echo $X #c\nrm a', ['a']],
+    ['echo "$X";#c\nrm a', ['a']],
+    ['(#c\nrm a)', ['a']],
+    ['echo $X &&#c\nrm a', ['a']],
+    ['echo $X \\\n#c\nrm a', ['a']],
     ['echo x | tee a.txt b.txt >/dev/null', ['a.txt', 'b.txt']],
     ['cp a b', ['b']],
     ['cp -r src/ dst', ['dst']],
@@ -357,6 +363,21 @@ describe('shellWrites: not statically checkable', () => {
     ['echo x > ok.txt; echo y > $F', /not static/, ['ok.txt']],
     ['pwsh -c "Set-Content f x"', /not parsed/, []],
     ['echo x > f &&', /cannot be parsed/, []],
+    // What mvdan-sh reads otherwise than bash: bash runs the rm in each of these.
+    ['echo x\r\nrm -rf src', /carriage return/, []],
+    ['echo x \r# ; rm -rf src', /carriage return/, []],
+    ['echo x \\\r\nrm -rf src', /carriage return/, []],
+    ["echo ''#; rm -rf src", /right after a quote or an expansion/, []],
+    ['echo "x"#; rm -rf src', /right after a quote or an expansion/, []],
+    ['echo $(ls)#; rm -rf src', /right after a quote or an expansion/, []],
+    ['echo ${X}#; rm -rf src', /right after a quote or an expansion/, []],
+    ['echo `ls`#; rm -rf src', /right after a quote or an expansion/, []],
+    ['echo "x"\\\n#; rm -rf src', /right after a quote or an expansion/, []],
+    ["bash -c \"echo ''#; rm -rf src\"", /right after a quote or an expansion/, []],
+    ['ls # a comment \\\nrm -rf src', /line continuation/, []],
+    // bash expands `~` after `=` in a word that looks like an assignment.
+    ['dd if=a of=~/.bashrc', /not static/, []],
+    ['echo x > a=~/f', /not static/, []],
   ])('%s', (command, reason, paths) => {
     const result = run(command);
     expect(result.paths).toEqual(paths);
