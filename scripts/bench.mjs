@@ -71,7 +71,7 @@ async function measureProcesses(list, runs, notes) {
 function measureMemory(list, runs) {
   const method = rssMethod();
   if (!method) return { method: null, rows: null };
-  const ids = ['floor', 'packs/none', 'packs/deny', 'packs/context', 'rules1000/none', 'rules1000/deny', 'memory/record', 'memory/search'];
+  const ids = ['floor', 'packs/none', 'packs/deny', 'packs/context', 'rules1000/none', 'rules1000/deny', 'packs/redirect', 'packs/heredoc', 'memory/record', 'memory/search'];
   const chosen = ids.map((id) => list.find((c) => c.id === id)).filter(Boolean);
   const samples = new Map(chosen.map((c) => [c.id, []]));
   for (let r = 0; r < runs; r++) {
