@@ -99,7 +99,7 @@ export async function stop(port: number): Promise<number> {
     process.stdout.write(`policy serve: nothing listens on 127.0.0.1:${port}\n`);
     return 0;
   }
-  if (holder.kind === 'foreign') return complain(`127.0.0.1:${port} is not this user's policy server (${holder.why}); not stopped`);
+  if (holder.kind !== 'ours') return complain(`127.0.0.1:${port} is not this user's policy server, or does not say so (${holder.why}); not stopped`);
   await stopServer(port, token);
   process.stdout.write(`policy serve: stopped the server on 127.0.0.1:${port} (pid ${holder.pid}, ${holder.sessions} session(s))\n`);
   return 0;

@@ -188,6 +188,17 @@ it('fail-closed: something else on the port ends the session, with the reason on
   expect(result.stderr).toMatch(/^hookpolicy: the policy server on 127\.0\.0\.1:\d+ cannot be used: something else listens on 127\.0\.0\.1:\d+( \(.*\))?: it cannot prove it holds this user's token\. The policy fails closed, so this session is stopped/);
 }, 60_000);
 
+it('a listener that takes the connection and never answers (a busy server looks so): refused, the session not ended', async () => {
+  const silent = net.createServer(() => undefined);
+  await new Promise<void>((r) => silent.listen(port, '127.0.0.1', r));
+  others.push({ close: () => silent.close() });
+  const result = await ensure('s-1');
+  expect(result.exit).toBe(2);
+  expect(result.stderr).toMatch(/what listens on port \d+ does not answer: it took the connection but gave no answer/);
+  expect(result.session.exitCode).toBeNull();
+  expect(result.session.signalCode).toBeNull();
+}, 60_000);
+
 it('fail-open: something else on the port is said on screen, and the session goes on', async () => {
   await impostor(() => ({ status: 404, body: '' }));
   const result = await ensure('s-1', []);

@@ -9,11 +9,16 @@ import { listenerOwner } from './processes';
 import type { SessionRegistration } from './registry';
 import { proofOf, sameProof } from './state';
 
-/** What is on the port: nothing, this user's server (of which build), or something that cannot prove it is. */
+/**
+ * What is on the port: nothing, this user's server (of which build), something that
+ * answered but cannot prove it is (foreign), or something that took the connection and did
+ * not answer in time (silent: a server of ours busy on a loaded machine looks the same).
+ */
 export type PortHolder =
   | { kind: 'none' }
   | { kind: 'ours'; pid: number; build: string; sessions: number }
-  | { kind: 'foreign'; why: string; owner: number | null };
+  | { kind: 'foreign'; why: string; owner: number | null }
+  | { kind: 'silent'; why: string };
 
 interface Reply {
   status: number;
@@ -49,7 +54,7 @@ export async function portHolder(port: number, token: string, timeoutMs = 2000):
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ECONNREFUSED') return { kind: 'none' };
-    return { kind: 'foreign', why: `it did not answer as a policy server (${code ?? (e as Error).message})`, owner: listenerOwner(port) };
+    return { kind: 'silent', why: `it took the connection but gave no answer (${code ?? (e as Error).message})` };
   }
   const answer = parseObject(reply.body);
   const pid = Number(answer?.pid);
@@ -67,12 +72,12 @@ export async function portHolder(port: number, token: string, timeoutMs = 2000):
  * Registers a session with the server (only after portHolder said it is ours).
  * @example await registerSession(8707, token, registration) // { ok: true }
  */
-export async function registerSession(port: number, token: string, registration: SessionRegistration, timeoutMs = 5000): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function registerSession(port: number, token: string, registration: SessionRegistration, timeoutMs = 5000): Promise<{ ok: true } | { ok: false; reason: string; status: number }> {
   const body = JSON.stringify({ registration, proof: proofOf(token, 'register', JSON.stringify(registration)) });
   const reply = await request(port, 'POST', '/hookpolicy/session', body, timeoutMs);
   if (reply.status === 200) return { ok: true };
   const error = parseObject(reply.body)?.error;
-  return { ok: false, reason: typeof error === 'string' ? error : `HTTP ${reply.status}` };
+  return { ok: false, reason: typeof error === 'string' ? error : `HTTP ${reply.status}`, status: reply.status };
 }
 
 /**

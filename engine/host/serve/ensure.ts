@@ -41,7 +41,7 @@ export type EnsureOutcome =
  */
 export async function ensureServer(o: EnsureOptions): Promise<EnsureOutcome> {
   const claudePid = claudeProcess(o.env);
-  const fail = (reason: string, foreign = false): EnsureOutcome => ({ ok: false, reason, foreign, claudePid });
+  const fail = (reason: string): EnsureOutcome => ({ ok: false, reason, foreign: false, claudePid });
   const event = parseEvent(o.stdin);
   const session = event?.session_id;
   if (!isSessionId(session)) return fail('the SessionStart event names no session (session_id)');
@@ -53,38 +53,53 @@ export async function ensureServer(o: EnsureOptions): Promise<EnsureOutcome> {
   } catch (e) {
     return fail((e as Error).message);
   }
-
-  let holder = await portHolder(o.port, token);
-  if (holder.kind === 'ours' && holder.build !== o.build) {
-    if (holder.sessions > 0) return fail(`port ${o.port} is held by this user's policy server of another hookpolicy build (${holder.build}, pid ${holder.pid}) while ${holder.sessions} session(s) use it; give this project another port (policy init --mode http --port N)`);
-    await stopServer(o.port, token).catch(() => false);
-    holder = await waitFor(o.port, token, (h) => h.kind !== 'ours' || h.build === o.build, 3000);
-  }
-  if (holder.kind === 'foreign') return fail(foreignReason(o.port, holder), true);
-  let started = false;
-  if (holder.kind === 'none') {
-    o.start(state.dir);
-    started = true;
-    holder = await waitFor(o.port, token, (h) => h.kind !== 'none', o.waitMs ?? 10_000);
-    if (holder.kind === 'none') return fail(`the policy server did not start on port ${o.port} (its log: ${state.dir}/port-${o.port}/server.log)`);
-    if (holder.kind === 'foreign') return fail(foreignReason(o.port, holder), true);
-    if (holder.build !== o.build) return fail(`port ${o.port} was taken by this user's policy server of another build (${holder.build}) meanwhile`);
-  }
-  const pid = holder.kind === 'ours' ? holder.pid : 0;
-
   const projectRoot = toAbsolutePosix(o.env.CLAUDE_PROJECT_DIR || (typeof event?.cwd === 'string' ? event.cwd : '') || o.cwd, o.cwd);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.env)) if (typeof v === 'string') env[k] = v;
   const ownPid = claudePid ?? process.ppid;
   const registration: SessionRegistration = { session, projectRoot, configs: o.configs, onError: o.onError, pid: ownPid, pidStart: processStart(ownPid), env };
+  // A server that was stopping (idle) as this session started refuses or drops the registration: start again.
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await attemptOnce(o, state.dir, token, registration);
+    if (outcome.ok) return { ok: true, started: outcome.started, pid: outcome.pid, session };
+    if (!outcome.retry || attempt >= 3) return { ok: false, reason: outcome.reason, foreign: outcome.foreign, claudePid };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+type Attempt = { ok: true; started: boolean; pid: number } | { ok: false; reason: string; foreign: boolean; retry: boolean };
+
+async function attemptOnce(o: EnsureOptions, stateDir: string, token: string, registration: SessionRegistration): Promise<Attempt> {
+  const fail = (reason: string, foreign = false, retry = false): Attempt => ({ ok: false, reason, foreign, retry });
+  const waitMs = o.waitMs ?? 10_000;
+  // A listener that takes the connection and says nothing may be a server of ours on a loaded machine: ask again.
+  let holder = await waitFor(o.port, token, (h) => h.kind !== 'silent', waitMs);
+  if (holder.kind === 'silent') return fail(`what listens on port ${o.port} does not answer: ${holder.why}`);
+  if (holder.kind === 'ours' && holder.build !== o.build) {
+    if (holder.sessions > 0) return fail(`port ${o.port} is held by this user's policy server of another hookpolicy build (${holder.build}, pid ${holder.pid}) while ${holder.sessions} session(s) use it; give this project another port (policy init --mode http --port N)`);
+    await stopServer(o.port, token).catch(() => false);
+    holder = await waitFor(o.port, token, (h) => h.kind !== 'ours' || h.build === o.build, 3000);
+    if (holder.kind === 'silent') return fail(`what listens on port ${o.port} does not answer: ${holder.why}`);
+    if (holder.kind === 'ours' && holder.build !== o.build) return fail(`this user's policy server of another build (${holder.build}, pid ${holder.pid}) on port ${o.port} did not stop`);
+  }
+  if (holder.kind === 'foreign') return fail(foreignReason(o.port, holder), true);
+  let started = false;
+  if (holder.kind === 'none') {
+    o.start(stateDir);
+    started = true;
+    holder = await waitFor(o.port, token, (h) => h.kind !== 'none' && h.kind !== 'silent', waitMs);
+    if (holder.kind === 'none' || holder.kind === 'silent') return fail(`the policy server did not start on port ${o.port} (its log: ${stateDir}/port-${o.port}/server.log)`);
+    if (holder.kind === 'foreign') return fail(foreignReason(o.port, holder), true);
+    if (holder.build !== o.build) return fail(`port ${o.port} was taken by this user's policy server of another build (${holder.build}) meanwhile`);
+  }
   let registered;
   try {
-    registered = await registerSession(o.port, token, registration);
+    registered = await registerSession(o.port, token, registration, 10_000);
   } catch (e) {
-    return fail(`the policy server did not take the session: ${(e as Error).message}`);
+    return fail(`the policy server did not take the session: ${(e as Error).message}`, false, true);
   }
-  if (!registered.ok) return fail(`the policy server did not take the session: ${registered.reason}`);
-  return { ok: true, started, pid, session };
+  if (!registered.ok) return fail(`the policy server did not take the session: ${registered.reason}`, false, registered.status === 503);
+  return { ok: true, started, pid: holder.pid };
 }
 
 /** Claude Code's pid: $CLAUDE_PID when it is this hook's parent or an ancestor, else null. */
@@ -101,7 +116,7 @@ function foreignReason(port: number, holder: Extract<PortHolder, { kind: 'foreig
 async function waitFor(port: number, token: string, done: (h: PortHolder) => boolean, ms: number): Promise<PortHolder> {
   const until = Date.now() + ms;
   for (;;) {
-    const h = await portHolder(port, token, 1000);
+    const h = await portHolder(port, token, 2000);
     if (done(h) || Date.now() >= until) return h;
     await new Promise((r) => setTimeout(r, 50));
   }

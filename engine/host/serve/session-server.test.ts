@@ -76,7 +76,7 @@ it('takes a registration only with a proof, and never moves a session to another
   expect((await post(JSON.stringify({ registration: r, proof: proofOf('b'.repeat(64), 'register', JSON.stringify(r)) }), '/hookpolicy/session')).status).toBe(403);
   expect((await post(JSON.stringify({ registration: { ...r, pid: -1 }, proof: 'x' }), '/hookpolicy/session')).status).toBe(400);
   expect(await registerSession(port, TOKEN, r)).toEqual({ ok: true });
-  expect(await registerSession(port, TOKEN, { ...r, projectRoot: '/lax' })).toEqual({ ok: false, reason: 'session s1 is registered for /p; a session keeps the project and policy it started with' });
+  expect(await registerSession(port, TOKEN, { ...r, projectRoot: '/lax' })).toEqual({ ok: false, status: 409, reason: 'session s1 is registered for /p; a session keeps the project and policy it started with' });
   expect((await portHolder(port, TOKEN))).toMatchObject({ kind: 'ours', sessions: 1 });
 });
 

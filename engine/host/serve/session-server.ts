@@ -105,6 +105,7 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
     const r = message?.registration;
     if (!isRegistration(r)) return { status: 400, body: JSON.stringify({ error: 'not a registration' }) };
     if (!sameProof(message?.proof, proofOf(options.token, 'register', JSON.stringify(r)))) return { status: 403, body: JSON.stringify({ error: 'bad proof' }) };
+    if (stopping) return { status: 503, body: JSON.stringify({ error: 'the server is stopping' }) };
     const added = registry.add(r);
     if (!added.ok) return { status: 409, body: JSON.stringify({ error: added.reason }) };
     emptySince = null;
