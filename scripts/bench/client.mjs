@@ -134,7 +134,7 @@ async function main() {
     for (const c of list) cleanups.push(...(c.setup?.() ?? []));
     const samples = new Map(list.map((c) => [c.id, []]));
     const perRound = new Map(list.map((c) => [c.id, []]));
-    const notes = [];
+    const failures = new Map();
     for (let roundNo = 0; roundNo <= options.rounds; roundNo++) {
       for (let j = 0; j < list.length; j++) {
         const c = list[(roundNo + j) % list.length];
@@ -150,11 +150,12 @@ async function main() {
           loopbackUp: false,
         });
         const problem = c.check(session);
-        if (problem && !notes.some((n) => n.startsWith(`${c.id}:`))) notes.push(`${c.id}: ${problem}`);
+        if (problem) failures.set(c.id, [...(failures.get(c.id) ?? []), problem]);
         if (roundNo > 0) {
-          const g = gaps(session.requests);
+          // A session that failed counts in no round (its difference would compare unlike things).
+          const g = problem ? [] : gaps(session.requests);
           samples.get(c.id).push(...g);
-          perRound.get(c.id).push(quantile(g, 0.5));
+          perRound.get(c.id).push(g.length > 0 ? quantile(g, 0.5) : NaN);
         }
       }
       process.stderr.write(roundNo === 0 ? 'warm-up round done\n' : `round ${roundNo}/${options.rounds} done\n`);
@@ -162,11 +163,12 @@ async function main() {
     const base = perRound.get('none');
     const rows = list.map((c) => {
       const s = samples.get(c.id);
-      const added = perRound.get(c.id).map((m, i) => m - base[i]);
-      const ratios = perRound.get(c.id).map((m, i) => m / base[i]);
+      const added = perRound.get(c.id).map((m, i) => m - base[i]).filter(Number.isFinite);
+      const ratios = perRound.get(c.id).map((m, i) => m / base[i]).filter(Number.isFinite);
       return {
         condition: c.label,
         calls: s.length,
+        rounds: added.length,
         'median ms': round(quantile(s, 0.5), 1),
         'p90 ms': round(quantile(s, 0.9), 1),
         'added ms': c.id === 'none' ? '-' : round(quantile(added, 0.5), 1),
@@ -177,6 +179,7 @@ async function main() {
     const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
     process.stdout.write(`hookpolicy bench:client: Claude Code ${binary.version}, node ${process.version}, ${os.cpus().length} CPUs, load ${load}, ${options.calls} Write calls per session, ${options.rounds} rounds (+1 warm-up), ${process.env[NETNS_MARK] === '1' ? 'loopback-only network namespace' : 'machine loopback'}\n\n`);
     process.stdout.write(`time per tool call in the client (model answered -> next request with the tool result); added: median over rounds of the paired difference to no hook\n${table(rows, Object.keys(rows[0]))}\n`);
+    const notes = [...failures].map(([id, problems]) => `${id}: ${problems.length} of ${options.rounds + 1} sessions failed and count in no round; the first: ${problems[0]}`);
     for (const n of notes) process.stdout.write(`note: ${n}\n`);
     mkdirSync(dirname(options.json), { recursive: true });
     writeFileSync(options.json, JSON.stringify({ client: binary.version, node: process.version, cpus: os.cpus().length, load: os.loadavg(), calls: options.calls, rounds: options.rounds, rows, notes, perRound: Object.fromEntries(perRound), samples: Object.fromEntries(samples) }, null, 2));
