@@ -5,6 +5,7 @@
 import { diagnostic } from './diagnostics';
 import { protocolFor, type EventProtocol } from './protocol';
 import { candidateRules } from './rule-index';
+import { isBuiltInRule } from './built-in-rule';
 import type { CompiledPolicy, CompiledRule, Decision, EvaluationContext, HookEvent } from './types';
 import { isMainSession, resolveAgent } from './evaluate/agent';
 import { brokenReports } from './evaluate/broken';
@@ -155,6 +156,12 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
       break;
     }
     if (isBypassed(policy, rule, ctx, decision)) continue;
+    // The built-in guard is the last resort: a call the team's rules already refuse needs
+    // no second refusal (nor its command parsed again).
+    if (isBuiltInRule(rule) && alreadyStopped(decision)) {
+      decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'built-in', detail: 'a rule of the policy already refuses the call' } });
+      continue;
+    }
     const result = evaluateRule(rule, scope);
     if (result instanceof Promise) {
       const next = k + 1;
@@ -173,6 +180,11 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
   // Only a decision the log records needs them: a shell command may have to be analysed for its paths.
   if (shouldRecord(decision, policy)) decision.paths = scope.touchedForRecord(true);
   return decision;
+}
+
+function alreadyStopped(decision: Decision): boolean {
+  for (const hit of decision.hits) if (hit.outcome === 'deny' || hit.outcome === 'block') return true;
+  return false;
 }
 
 function record(decision: Decision, result: RuleResult): void {

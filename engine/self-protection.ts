@@ -11,10 +11,13 @@
  * which `policy init` writes for the same files, hold where the parser cannot
  * (docs/reliability.md, the threat model).
  */
+import { BUILT_IN_SOURCE } from './built-in-rule';
 import { globRegex } from './compile/paths';
 import { storeSettings } from './memory/store-settings';
 import { buildRuleIndex } from './rule-index';
 import type { CompiledPolicy, CompiledRule, RegexSource } from './types';
+
+export { isBuiltInRule } from './built-in-rule';
 
 export const SELF_PROTECTION_ID = 'hookpolicy-self-protection';
 export const SELF_PROTECTION_MAIN_ID = 'hookpolicy-self-protection-main';
@@ -36,19 +39,9 @@ export interface SelfProtectionFacts {
   managedDir: string | null;
 }
 
-const MESSAGE = '{{path}} is one of hookpolicy\'s own files (a policy file, Claude Code\'s settings, the decision log, the memory store, a cache or the installed package): no agent may write it. '
+const MESSAGE = '{{path}} is or holds one of hookpolicy\'s own files (a policy file, Claude Code\'s settings, the decision log, the memory store, a cache or the installed package): no agent may write, move or remove it. '
   + 'Ask the user to change it, or the team to list it under settings.self_protection.';
 
-/**
- * True for the built-in rules (not the team's): they have no source position and no test
- * suite owes them a case.
- * @example isBuiltInRule(withSelfProtection(policy, facts).rules.at(-1)!) // true
- */
-export function isBuiltInRule(rule: Pick<CompiledRule, 'source'>): boolean {
-  return rule.source.file === BUILT_IN;
-}
-
-const BUILT_IN = '(built-in)';
 
 /** A path as a glob: project-relative when inside the project, else absolute. */
 function globOf(file: string, projectRoot: string): string {
@@ -78,7 +71,33 @@ export function protectedGlobs(policy: CompiledPolicy, facts: SelfProtectionFact
   if (policy.settings.log.file) globs.push(inProject(policy.settings.log.file.startsWith('/') ? policy.settings.log.file : `${facts.projectRoot}/${policy.settings.log.file}`));
   if (facts.home) globs.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
   if (facts.managedDir) globs.push(folder(facts.managedDir));
-  return [...new Set(globs)];
+  // Removing or moving a folder removes what it holds: `rm -rf .claude`, `mv node_modules x`,
+  // `rm -rf .` and `cd .. && rm -rf project` write each guarded file at once.
+  // The project folder itself: `.` as a path in the project, the folders above it as absolute paths.
+  const root = globOf(facts.projectRoot.replace(/\/+$/, '') || '/', '');
+  return [...new Set([...globs, '.', ...ancestorFolders([...globs, root, `${root}/x`])])];
+}
+
+/**
+ * Every folder above a guarded path, each as an exact path: the folders of the literal part
+ * of each glob (`.claude` for `.claude/settings.json`, `/home/me/.cache` and above for
+ * `/home/me/.cache/hookpolicy/**`; a folder a glob already covers is left to it).
+ * @example ancestorFolders(['.claude/settings.json', '/p/x']) // ['.claude', '/', '/p']
+ */
+export function ancestorFolders(globs: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const glob of globs) {
+    const segments = glob.split('/');
+    // The segments before the first one with a wildcard (an escaped character is literal).
+    let literal = 0;
+    while (literal < segments.length && !/(^|[^\\])[*?[{]/.test(segments[literal])) literal++;
+    const folders = literal - 1;
+    for (let k = 1; k <= folders; k++) {
+      const folder = segments.slice(0, k).join('/');
+      out.add(folder === '' ? '/' : folder);
+    }
+  }
+  return [...out];
 }
 
 function regexes(globs: readonly string[]): RegexSource[] {
@@ -92,7 +111,7 @@ function builtInRule(id: string, deny: string[], except: string[], actors: Compi
   return {
     id,
     description: 'hookpolicy\'s own files are written by people, not agents',
-    source: { file: BUILT_IN, line: 0, column: 0 },
+    source: { file: BUILT_IN_SOURCE, line: 0, column: 0 },
     events: ['PreToolUse'],
     tools: { names: [...WRITING_TOOLS], patterns: [] },
     prompts: null,

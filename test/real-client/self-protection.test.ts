@@ -46,7 +46,7 @@ describeRealClient('self-protection', () => {
     expect(project.exists('.claude/settings.local.json')).toBe(false);
     expect(project.read('.claude/policies.yaml')).toBe(POLICY);
     for (const id of ['toolu_s0_0_0', 'toolu_s0_1_0', 'toolu_m_1_0']) {
-      expect(toolResult(session.requests, id)).toEqual({ isError: true, text: expect.stringMatching(/hook error: .*is one of hookpolicy's own files/) });
+      expect(toolResult(session.requests, id)).toEqual({ isError: true, text: expect.stringMatching(/hook error: .*is or holds one of hookpolicy's own files/) });
     }
   }, SESSION_TIMEOUT_MS);
 

@@ -59,7 +59,7 @@ describe('self-protection through the runner', () => {
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         permissionDecision: 'deny',
-        permissionDecisionReason: expect.stringMatching(/^\.claude\/settings\.json is one of hookpolicy's own files .*settings\.self_protection\.$/),
+        permissionDecisionReason: expect.stringMatching(/^\.claude\/settings\.json is or holds one of hookpolicy's own files .*settings\.self_protection\.$/),
       },
     });
   });
@@ -76,6 +76,18 @@ describe('self-protection through the runner', () => {
     expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
   });
 
+  it.each([
+    ['removing .claude', 'rm -rf .claude'],
+    ['moving .claude away', 'mv .claude /tmp/gone'],
+    ['removing the memory store\'s folder', 'rm -rf .claude/hookpolicy'],
+    ['removing node_modules', 'rm -rf node_modules'],
+    ['removing the project', 'rm -rf .'],
+    ['removing the project from above', 'cd .. && rm -rf "$OLDPWD"; cd / && rm -rf PROJECT'],
+  ])('denies a folder that holds the guard: %s', (_name, command) => {
+    expect(decisionOf(project, bash(command.replace('PROJECT', project.dir), 'murdock'))).toBe('deny');
+    expect(decisionOf(project, bash(command.replace('PROJECT', project.dir)))).toBe('deny');
+  });
+
   it('the cache folder the runner uses is protected too', () => {
     expect(decisionOf(project, bash(`echo x > ${project.cacheDir}/poisoned.json`, 'murdock'))).toBe('deny');
   });
@@ -88,6 +100,7 @@ describe('self-protection through the runner', () => {
     expect(decisionOf(project, write(project.file('src/app.ts'), 'lynch'))).toBeUndefined();
     expect(decisionOf(project, bash('npm test', 'murdock'))).toBeUndefined();
     expect(decisionOf(project, bash('cat .claude/settings.json', 'murdock'))).toBeUndefined();
+    expect(decisionOf(project, bash('rm -rf build dist && mkdir -p .claude/agents', 'murdock'))).toBeUndefined();
   });
 });
 

@@ -136,8 +136,6 @@ describe('security-guard: Bash commands', () => {
     ['rm -rf ~/.cache/shop', null],
     ['rm -rf "$CLAUDE_PROJECT_DIR/dist"', null],
     ['rm -rf .next', null],
-    ['rm -f .', null],
-    ['rm -rf node_modules && cd /', null],
     ['git rm -r --cached .', null],
     ['echo "never run rm -rf /"', null],
     // force push to main/master
@@ -201,6 +199,16 @@ describe('security-guard: Bash commands', () => {
       tool_input: { command, description: 'test' },
     });
     expectDecision(project, event, key === null ? null : { outcome: 'deny', rule: rules[key] }, { command });
+  });
+
+  test.each([
+    ['rm -f .', '.'],
+    ['rm -rf node_modules && cd /', 'node_modules'],
+  ])('%p: no rule of the pack, the built-in self-protection refuses it', (command, path) => {
+    const result = project.run(loadEvent('security-guard', 'bash-rm-rf-build', project.dir, { tool_input: { command, description: 'test' } }));
+    const out = result.json as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(out.hookSpecificOutput.permissionDecisionReason.startsWith(`${path} is or holds one of hookpolicy's own files`)).toBe(true);
   });
 
   test('the shipped Bash fixtures get their decisions', () => {
