@@ -201,6 +201,22 @@ function docBlock(lang: string, heading: string): string {
   return new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)?.[1] ?? '';
 }
 
+describe('policy init --mode http: the example in docs/commands/init.md', () => {
+  it('writes the http entries, the SessionStart entry that starts the server, and command entries where http cannot answer', () => {
+    const p = project({ '.claude/policies.yaml': POLICY, '.claude/settings.json': `${JSON.stringify(ORIGINAL, null, 2)}\n` });
+    const r = policy(p, 'init', '--mode', 'http');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('note: each session starts the policy server on 127.0.0.1:8707 at SessionStart (policy serve --ensure)');
+    const written = JSON.parse(p.read('.claude/settings.json'));
+    if (ENV_PREFIX.length > 0) expect(written).toMatchObject(JSON.parse(docBlock('json', 'The fast path: `--mode http`')));
+    expect(written.hooks.SessionStart[1].hooks[0].args.slice(-6)).toEqual(['serve', '--ensure', '--port', '8707', '--on-error', 'closed']);
+    expect(policy(p, 'init', '--check', '--scope', 'project').code).toBe(0);
+    const removed = policy(p, 'uninstall');
+    expect(removed.stdout).toMatch(/^Removed 4 runner entries/);
+    expect(JSON.parse(p.read('.claude/settings.json')).hooks).toEqual(ORIGINAL.hooks);
+  });
+});
+
 describe('policy init: the example at the top of docs/commands/init.md', () => {
   it('prints what the docs show, on a project with an empty settings file', () => {
     const p = project({ '.claude/settings.json': '{}\n' });
