@@ -46,6 +46,8 @@ export interface HookInput {
   memoryStore?: false;
   /** The memory process's script (prose summaries, embeddings); defaults to dist/summarizer.cjs. */
   summarizer?: string;
+  /** performance.now() when the event arrived: the log's duration_ms counts from it (default: when runHook was called). */
+  startedAt?: number;
 }
 
 export interface HookResult {
@@ -66,7 +68,7 @@ type OnError = 'open' | 'closed';
 export async function runHook(input: HookInput): Promise<HookResult> {
   const args = parseHookArgs(input.argv);
   try {
-    return await runParsed(input, args);
+    return await runParsed(input.startedAt === undefined ? { ...input, startedAt: performance.now() } : input, args);
   } catch (e) {
     const problem = diagnostic('internal-error', `unexpected error in policy hook: ${(e as Error)?.message ?? String(e)}`);
     return failed(null, [problem], args.onError ?? 'open', []);
@@ -143,7 +145,8 @@ async function decide(
   const memoryProblems = [...(readProblem ? [readProblem] : []), ...appendProblems, ...(startProblem ? [startProblem] : [])];
   memory?.close();
   const logged = memoryProblems.length > 0 ? { ...decision, errors: [...decision.errors, ...memoryProblems] } : decision;
-  const logProblems = recordDecision({ decision: logged, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env });
+  const durationMs = input.startedAt === undefined ? undefined : performance.now() - input.startedAt;
+  const logProblems = recordDecision({ decision: logged, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env, durationMs });
   const all = [...warnings, ...memoryProblems, ...logProblems];
   return { response: withWarnings(response, all), decision, warnings: all, timedOut: false };
 }

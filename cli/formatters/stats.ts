@@ -1,6 +1,7 @@
 /**
  * `policy stats` as text: a table per tool and per agent (from the store's metric
- * records), and one per rule (from the decision log).
+ * records), one per rule and one per hook event (the runner's own time, from the decision
+ * log).
  */
 import type { MetricsAggregate, MetricStats } from '../../engine/memory/metrics';
 import type { RuleStats } from '../../engine/host/decision-log-stats';
@@ -50,6 +51,8 @@ export function formatStats(report: StatsReport): string {
     const rows = Object.entries(r.rules).map(([id, c]) => [id, String(c.deny), String(c.ask), String(c.allow), String(c.block), String(c.other), String(c.total)]);
     out.push(`Rules (${r.decisions} logged decision${r.decisions === 1 ? '' : 's'})`);
     out.push(...(rows.length > 0 ? table(['rule', 'deny', 'ask', 'allow', 'block', 'other', 'total'], rows) : ['  no rule named in them']));
+    const handlers = Object.entries(r.handlers ?? {}).map(([event, h]) => [event, String(h.count), String(h.errors), ms(h.durationMs?.mean), ms(h.durationMs?.p50), ms(h.durationMs?.max)]);
+    if (handlers.length > 0) out.push('', 'Runner, per event', ...table(['event', 'events', 'errors', 'mean ms', 'p50 ms', 'max ms'], handlers));
   }
   return `${out.join('\n')}\n`;
 }

@@ -3,17 +3,18 @@ import * as os from 'os';
 import * as path from 'path';
 import { ruleStats } from './decision-log-stats';
 
-const line = (time: string, session: string, outcome: string, rules: unknown) => JSON.stringify({ time, session_id: session, outcome, rules });
+const line = (time: string, session: string, outcome: string, rules: unknown, more: Record<string, unknown> = {}) =>
+  JSON.stringify({ time, session_id: session, event: 'PreToolUse', outcome, rules, ...more });
 
 describe('ruleStats', () => {
   let file: string;
   beforeAll(() => {
     file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-rule-stats-')), 'decisions.jsonl');
     fs.writeFileSync(file, [
-      line('2026-01-14T09:00:00Z', 'a', 'deny', ['no-env']),
-      line('2026-01-14T09:01:00Z', 'a', 'ask', ['ask-db', 'ask-db']),
-      line('2026-01-15T09:00:00Z', 'b', 'deny', ['no-env', 'no-rm']),
-      line('2026-01-15T09:01:00Z', 'b', 'none', ['remind']),
+      line('2026-01-14T09:00:00Z', 'a', 'deny', ['no-env'], { duration_ms: 1.5 }),
+      line('2026-01-14T09:01:00Z', 'a', 'ask', ['ask-db', 'ask-db'], { duration_ms: 4 }),
+      line('2026-01-15T09:00:00Z', 'b', 'deny', ['no-env', 'no-rm'], { duration_ms: 12.25, errors: ['error deadline-exceeded: ...'] }),
+      line('2026-01-15T09:01:00Z', 'b', 'none', ['remind'], { event: 'Stop' }),
       'torn {',
       JSON.stringify({ time: 't', outcome: 'deny' }),
       '',
@@ -30,6 +31,10 @@ describe('ruleStats', () => {
         'no-env': { deny: 2, ask: 0, allow: 0, block: 0, other: 0, total: 2 },
         'no-rm': { deny: 1, ask: 0, allow: 0, block: 0, other: 0, total: 1 },
         remind: { deny: 0, ask: 0, allow: 0, block: 0, other: 1, total: 1 },
+      },
+      handlers: {
+        PreToolUse: { count: 3, errors: 1, durationMs: { mean: 5.92, p50: 4, max: 12.25 } },
+        Stop: { count: 1, errors: 0, durationMs: null },
       },
     });
   });

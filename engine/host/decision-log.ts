@@ -34,6 +34,8 @@ export interface DecisionRecord {
   errors?: string[];
   /** The files the policy was built from. */
   policy: string[];
+  /** The runner's own time for the event, in ms (stdin read to answer; node's start-up not included). */
+  duration_ms?: number;
 }
 
 /**
@@ -103,6 +105,8 @@ export interface RecordDecisionOptions {
   env?: SendWebhookOptions['env'];
   /** The webhook spool folder itself (tests); null: one sender per record. */
   spool?: SendWebhookOptions['spool'];
+  /** The runner's time for the event so far, in ms: the handler metric `policy stats` shows. */
+  durationMs?: number;
 }
 
 /**
@@ -114,7 +118,9 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
   const { decision, event, policy, projectRoot } = options;
   const log = policy.settings.log;
   if (!shouldRecord(decision, policy)) return [];
-  const record = redactRecord(buildDecisionRecord(decision, event, policy, options.now), redactPatterns(log));
+  const built = buildDecisionRecord(decision, event, policy, options.now);
+  if (options.durationMs !== undefined) built.duration_ms = Math.round(options.durationMs * 100) / 100;
+  const record = redactRecord(built, redactPatterns(log));
   const problems: Diagnostic[] = [];
   if (log.file) {
     const problem = appendDecisionRecord(log.file, projectRoot, record);

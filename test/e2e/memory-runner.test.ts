@@ -81,6 +81,8 @@ describe('recording through the runner', () => {
     expect(r.stderr).toMatch(/^hookpolicy: .*memory\/journal\.jsonl: warning memory-error: cannot append 1 record\(s\) to the memory journal: .* is not a folder\n$/);
     const [logged] = p.readJsonl('.claude/decisions.jsonl');
     expect(logged).toMatchObject({ outcome: 'deny', rules: ['no-rm'], errors: [expect.stringContaining('memory-error')] });
+    // The handler metric: the runner's own time for the event, a positive number of ms.
+    expect(typeof logged.duration_ms === 'number' && logged.duration_ms > 0 && logged.duration_ms < 60_000).toBe(true);
   });
 
   it('records nothing, and makes no folder, with settings.memory.store: false', () => {

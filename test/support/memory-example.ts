@@ -32,15 +32,15 @@ export const EXAMPLE_RECORDS: JournalRecord[] = [
   r('15T10:05:12.018', 'b7c2', 'ba', 'PostToolUse', 'metrics', 'metric', 0.1, 'Edit 22 ms', { tool: 'Edit', duration_ms: '22', success: 'true' }),
 ];
 
-const decision = (time: string, session: string, outcome: string, rules: string[]) =>
-  JSON.stringify({ time: `2026-01-${time}Z`, session_id: session, event: 'PreToolUse', tool: 'Bash', agent: null, outcome, rules, reason: null, paths: [], policy: ['.claude/policies.yaml'] });
+const decision = (time: string, session: string, outcome: string, rules: string[], durationMs: number, event = 'PreToolUse') =>
+  JSON.stringify({ time: `2026-01-${time}Z`, session_id: session, event, tool: event === 'PreToolUse' ? 'Bash' : null, agent: null, outcome, rules, reason: null, paths: [], policy: ['.claude/policies.yaml'], duration_ms: durationMs });
 
 /** The decision log beside it. */
 export const EXAMPLE_DECISIONS = [
-  decision('14T09:15:00.000', 'a1f3', 'deny', ['no-env-writes']),
-  decision('14T09:18:00.000', 'a1f3', 'ask', ['ask-migrations']),
-  decision('15T10:03:00.000', 'b7c2', 'deny', ['no-env-writes']),
-  decision('15T10:06:00.000', 'b7c2', 'none', ['remind-tests']),
+  decision('14T09:15:00.000', 'a1f3', 'deny', ['no-env-writes'], 3.4),
+  decision('14T09:18:00.000', 'a1f3', 'ask', ['ask-migrations'], 2.1),
+  decision('15T10:03:00.000', 'b7c2', 'deny', ['no-env-writes'], 4.75),
+  decision('15T10:06:00.000', 'b7c2', 'none', ['remind-tests'], 1.2, 'Stop'),
 ].join('\n') + '\n';
 
 /**
