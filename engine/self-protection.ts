@@ -46,8 +46,12 @@ const MESSAGE = '{{path}} is or holds one of hookpolicy\'s own files (a policy f
 /** A path as a glob: project-relative when inside the project, else absolute. */
 function globOf(file: string, projectRoot: string): string {
   const root = projectRoot.endsWith('/') ? projectRoot : `${projectRoot}/`;
-  const rel = file.startsWith(root) ? file.slice(root.length) : file;
-  return rel.replace(/([*?[\]{}()!+@])/g, '\\$1');
+  return escapeGlob(file.startsWith(root) ? file.slice(root.length) : file);
+}
+
+/** A path whose glob characters match themselves. */
+function escapeGlob(path: string): string {
+  return path.replace(/([*?[\]{}()!+@])/g, '\\$1');
 }
 
 /**
@@ -74,7 +78,7 @@ export function protectedGlobs(policy: CompiledPolicy, facts: SelfProtectionFact
   // Removing or moving a folder removes what it holds: `rm -rf .claude`, `mv node_modules x`,
   // `rm -rf .` and `cd .. && rm -rf project` write each guarded file at once.
   // The project folder itself: `.` as a path in the project, the folders above it as absolute paths.
-  const root = globOf(facts.projectRoot.replace(/\/+$/, '') || '/', '');
+  const root = escapeGlob(facts.projectRoot.replace(/\/+$/, ''));
   return [...new Set([...globs, '.', ...ancestorFolders([...globs, root, `${root}/x`])])];
 }
 

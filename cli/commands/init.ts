@@ -22,7 +22,7 @@ import { loadPolicyForCommand, reportDiagnostics, usageErrorsExit2 } from './exp
 import { pluginBin, writePluginFiles } from './init-plugin';
 import { writeMemSearchCommand } from './init-memory';
 import { permissionPath, withSelfProtectionPermissions } from '../../engine/init/permissions';
-import { SELF_PROTECTION_ID } from '../../engine/self-protection';
+import { ancestorFolders, SELF_PROTECTION_ID } from '../../engine/self-protection';
 import { DEFAULT_PORT } from './serve';
 
 export interface InitOptions {
@@ -160,7 +160,11 @@ export function permissionPaths(policy: CompiledPolicy, scope: InitScope, projec
   const home = homeDir().split(path.sep).join('/');
   const everyProject = scope === 'user' || scope === 'managed';
   const where = { home, shared: scope === 'project', ...(everyProject ? { projectRoot: projectRoot.split(path.sep).join('/') } : {}) };
-  const paths = (rule?.paths?.globs.deny ?? []).filter((g) => !opened.has(g)).map((g) => permissionPath(g, where));
+  const deny = rule?.paths?.globs.deny ?? [];
+  // The folders that hold the guarded files are the hook's to judge (a Bash rm or mv of
+  // them); Claude Code's Edit rules are for files, and `Edit(/)` would refuse every edit.
+  const folders = new Set(['.', projectRoot.split(path.sep).join('/').replace(/\/+$/, '') || '/', ...ancestorFolders(deny)]);
+  const paths = deny.filter((g) => !opened.has(g) && !folders.has(g)).map((g) => permissionPath(g, where));
   return [...new Set(paths.filter((p): p is string => p !== null))];
 }
 

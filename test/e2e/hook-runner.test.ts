@@ -316,6 +316,7 @@ describe('the decision log', () => {
       {
         time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), session_id: 's-1', event: 'PreToolUse', tool: 'Write', agent: null, outcome: 'deny',
         rules: ['no-env-writes'], reason: '.env holds secrets.', paths: ['.env'], policy: [`${root}/.claude/policies.yaml`],
+        duration_ms: expect.any(Number),
       },
       expect.objectContaining({ outcome: 'deny', paths: ['.env.local'] }),
     ]);
