@@ -1,4 +1,4 @@
-import { protectedGlobs, type SelfProtectionFacts } from './self-protection';
+import { ancestorFolders, protectedGlobs, type SelfProtectionFacts } from './self-protection';
 import { compiledPolicy } from '../test/support/compiled';
 import type { CompiledSettings } from './types';
 
@@ -18,5 +18,20 @@ describe('protectedGlobs: the memory store', () => {
 
   it('protects no store when the policy turned it off', () => {
     expect(protectedGlobs(compiledPolicy([], withMemory(null)), facts).filter((g) => g.includes('memory'))).toEqual([]);
+  });
+});
+
+describe('protectedGlobs: the folders that hold the guard', () => {
+  it('are guarded as exact paths: the project (. and its absolute folders above), .claude, node_modules, the cache folders above', () => {
+    const globs = protectedGlobs(compiledPolicy([], {}), { ...facts, projectRoot: '/work/my[app]' });
+    expect(globs).toEqual(expect.arrayContaining(['.', '.claude', 'node_modules', '.claude/hookpolicy', '/work/my\\[app\\]', '/work', '/', '/home/me/.cache', '/home/me']));
+    // Never the project as a relative path, never a folder under a guarded one.
+    expect(globs.filter((g) => g.startsWith('work') || g === 'node_modules/hookpolicy')).toEqual([]);
+  });
+
+  it('ancestorFolders: the folders above the literal part of each glob', () => {
+    expect(ancestorFolders(['.claude/settings.json', 'node_modules/hookpolicy/**', '/home/me/.cache/hookpolicy/**', 'a\\*b/c'])).toEqual([
+      '.claude', 'node_modules', '/', '/home', '/home/me', '/home/me/.cache', 'a\\*b',
+    ]);
   });
 });
