@@ -1,9 +1,9 @@
 /**
  * The policy JSON Schema, compiled once per process on first use.
  */
-import Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import policySchema from '../../policy.schema.json';
+import { compilePolicySchema } from './schema-validator';
 
 let compiled: ValidateFunction | null = null;
 
@@ -12,10 +12,7 @@ let compiled: ValidateFunction | null = null;
  * @example policyValidator()({ version: 1 }) // true
  */
 export function policyValidator(): ValidateFunction {
-  if (!compiled) {
-    const ajv = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true });
-    compiled = ajv.compile(policySchema);
-  }
+  if (!compiled) compiled = compilePolicySchema();
   return compiled;
 }
 
