@@ -135,6 +135,7 @@ const bundles = {
   'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
   'summarizer.cjs': 'engine/host/summarizer/main.ts',
   'cache-dirs.cjs': 'engine/host/cache/dirs-entry.ts',
+  'suite-parser.cjs': 'cli/suite-parser-worker.ts',
   ...Object.fromEntries(LAZY_CHUNKS.map((c) => [c.chunk, c.entry])),
 };
 

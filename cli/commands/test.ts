@@ -12,7 +12,6 @@ import { compileGuarded, type CompileResult } from '../../engine/host/compile-en
 import { discoverPolicyFiles } from '../../engine/host/discover';
 import { createFileFacts } from '../../engine/host/file-facts';
 import { createCoverage, summarizeCoverage } from '../../engine/testing/coverage';
-import { parseSuiteText } from '../../engine/testing/parse-suite';
 import { runSuite, type SuiteHost } from '../../engine/testing/run-suite';
 import type { FileSpec, SuiteResult, TestRunResult, TestSuite } from '../../engine/testing/types';
 import type { CompiledPolicy, Diagnostic } from '../../engine/types';
@@ -20,6 +19,7 @@ import { useColor } from '../color';
 import { runHook } from '../hook';
 import { writeReportFile } from '../report-file';
 import { FORMAT_NAMES, REPORTERS } from '../test-reporters';
+import { suiteSource, type SuiteRead } from './suite-source';
 
 export interface TestCommandOptions {
   /** Suite files or folders; [] = every *.test.yaml under cwd. */
@@ -63,9 +63,11 @@ export async function runTests(options: TestCommandOptions): Promise<TestCommand
   const suites: SuiteResult[] = [];
   const workspace = createWorkspace();
   const policies = new Map<string, CompileResult>();
+  const source = suiteSource(found.files);
   try {
-    for (const file of found.files) suites.push(await runSuiteFile(file, options, workspace, policies, tally));
+    for (const [index, file] of found.files.entries()) suites.push(await runSuiteFile(file, await source.read(index), options, workspace, policies, tally));
   } finally {
+    source.dispose();
     workspace.dispose();
   }
   const cases = suites.flatMap((s) => s.cases);
@@ -78,15 +80,10 @@ export async function runTests(options: TestCommandOptions): Promise<TestCommand
   return { exitCode, stdout, stderr: '', result };
 }
 
-async function runSuiteFile(file: string, options: TestCommandOptions, workspace: Workspace, policies: Map<string, CompileResult>, tally: ReturnType<typeof createCoverage>): Promise<SuiteResult> {
+async function runSuiteFile(file: string, read: SuiteRead, options: TestCommandOptions, workspace: Workspace, policies: Map<string, CompileResult>, tally: ReturnType<typeof createCoverage>): Promise<SuiteResult> {
   const failed = (diagnostics: Diagnostic[]): SuiteResult => ({ file, cases: [], diagnostics });
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    return failed([diagnostic('test-file-not-found', `cannot read the suite: ${(e as Error).message}`, { file })]);
-  }
-  const parsed = parseSuiteText(file, text);
+  if ('readError' in read) return failed([diagnostic('test-file-not-found', `cannot read the suite: ${read.readError}`, { file })]);
+  const parsed = read.parsed;
   if (!parsed.suite) return failed(parsed.diagnostics);
   const roots = policyRoots(parsed.suite, options);
   if (roots.length === 0) {
