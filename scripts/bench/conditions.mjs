@@ -1,5 +1,5 @@
 // The timed conditions of the command-mode section, and what each event kind must answer.
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Every timed condition: the floor, each project x event x CA setting, and the levers turned off. */
@@ -43,7 +43,17 @@ export function conditions(repo, projects, env, ca, tmp, memory = null) {
     }
     return { HOOKPOLICY_CACHE_DIR: dir };
   };
+  // The first event after a policy edit: the file changes before each run (a comment line),
+  // so the runner finds its cache stale and compiles, as at the first call after a save.
+  const policyFile = join(packs.dir, '.claude', 'policies.yaml');
+  const policyText = readFileSync(policyFile, 'utf8');
+  let edits = 0;
+  const editPolicy = () => {
+    writeFileSync(policyFile, `${policyText}# edit ${++edits}\n`);
+    return {};
+  };
   list.push(
+    { id: 'edit/packs', label: 'shipped packs, first event after a policy edit', command: packs.command, env: penv, stdin, kind: 'none', prepare: editPolicy },
     { id: 'lever/no-code-cache', label: 'lever off: no V8 code cache (packs, no match)', command: packs.command, env: { ...penv, HOOKPOLICY_CODE_CACHE: 'off' }, stdin, kind: 'none' },
     { id: 'lever/no-policy-cache', label: 'lever off: policy compiled every event (packs)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(true) },
     { id: 'lever/cold', label: 'lever off: no caches at all (first event ever)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(false) },
