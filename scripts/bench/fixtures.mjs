@@ -55,6 +55,8 @@ export function events(dir, denyCommand) {
     // call); mission/ is a folder the packs' main agent (ai-team's orchestrator) may write.
     redirect: tool('Bash', { command: 'echo done > mission/out.txt', description: 'bench' }),
     heredoc: tool('Bash', { command: "cat <<'EOF' > mission/notes.md\n# Notes\nThe build passed; next: tag the release.\nEOF", description: 'bench' }),
+    // A Write the main session makes: every rule on Write (a third of the 1,000) is a candidate.
+    write: tool('Write', { file_path: join(dir, 'src', 'app.ts'), content: 'export {};\n' }),
     require: { ...common, hook_event_name: 'TeammateIdle', permission_mode: 'default', team_name: 't1', teammate_name: 'murdock' },
     context: { ...common, hook_event_name: 'SubagentStart', agent_id: 'agent-ba-1', agent_type: 'ba' },
   };

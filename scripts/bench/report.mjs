@@ -56,7 +56,7 @@ export function targets(results) {
     const worst = Math.max(...ids.map((id) => med(id) / floor).filter(Number.isFinite));
     if (Number.isFinite(worst)) checks.push({ what, value: `${round(worst, 2)}x`, limit: `<= ${limit}x`, ok: worst <= limit });
   };
-  const kinds = ['none', 'deny', 'require', 'context', 'redirect', 'heredoc'];
+  const kinds = ['none', 'deny', 'require', 'context', 'redirect', 'heredoc', 'write'];
   ratio(kinds.map((k) => `packs/${k}`), 1.2, 'command mode, shipped packs (worst event), p50 vs floor');
   ratio(kinds.map((k) => `rules1000/${k}`), 1.4, 'command mode, 1,000 rules (worst event), p50 vs floor');
   ratio(kinds.flatMap((k) => [`packs/${k}+ca`, `rules1000/${k}+ca`]), 1.3, 'NODE_EXTRA_CA_CERTS set: installed command vs floor without it');
