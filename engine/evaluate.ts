@@ -13,6 +13,7 @@ import { combineHits } from './evaluate/combine';
 import { checkAgents, checkPrompts, checkTools } from './evaluate/conditions';
 import { shouldRecord } from './evaluate/log-categories';
 import { evaluateRule, type RuleResult } from './evaluate/rule';
+import { eventOnlyFailures, type EventOnlyTable } from './evaluate/event-only';
 import { EventScope } from './evaluate/scope';
 import { GUARDED_EVENT_BYTES, inputLimits, oversizedMessage, oversizedOutcome } from './evaluate/oversized';
 import { setMatchBudget } from './evaluate/regex';
@@ -70,6 +71,7 @@ export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: Evalu
   const run: Run = {
     policy, ctx, scope, decision, protocol,
     candidates: candidateRules(policy.index, scope.eventName, scope.tool),
+    fixed: null,
     start: ctx.now ? ctx.now() : 0,
     slow: false,
     next: 0,
@@ -134,6 +136,8 @@ interface Run {
   decision: Decision;
   protocol: EventProtocol;
   candidates: number[];
+  /** Which candidates the event's tool or agent rules out (looked up at the first rule evaluated). */
+  fixed: EventOnlyTable | null;
   start: number;
   /** A rule read files or ran an expression: the clock is checked before each next rule. */
   slow: boolean;
@@ -162,7 +166,15 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
       decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'built-in', detail: 'a rule of the policy already refuses the call' } });
       continue;
     }
-    const result = evaluateRule(rule, scope);
+    const fixed = (run.fixed ??= eventOnlyFailures(policy.index, policy.rules, run.candidates, scope));
+    // A run of rules the event's tool or agent rules out, none reading the clock: traced in one go.
+    if (!run.slow && fixed.runEnd[k] > k) {
+      const end = fixed.runEnd[k];
+      for (; k < end; run.next = ++k) decision.trace.push((fixed.results[k] as RuleResult).trace);
+      k--;
+      continue;
+    }
+    const result = fixed.results[k] ?? evaluateRule(rule, scope);
     if (result instanceof Promise) {
       const next = k + 1;
       return result.then((settled) => {

@@ -56,9 +56,9 @@ export function checkAgents(rule: CompiledRule, scope: EventScope): Failure | nu
   const agents = rule.agents;
   if (!agents) return null;
   const agent = scope.agent;
-  if (agent === null) return { condition: 'agents', detail: `no agent resolved; the rule needs [${agents.join(', ')}]` };
+  if (agent === null) return { condition: 'agents', detail: `no agent resolved; the rule needs [${listed(agents)}]` };
   if (agents.includes(agent)) return null;
-  return { condition: 'agents', detail: `agent "${agent}" is not in [${agents.join(', ')}]` };
+  return { condition: 'agents', detail: `agent "${agent}" is not in [${listed(agents)}]` };
 }
 
 /**
@@ -92,10 +92,10 @@ export function checkPaths(filter: CompiledPathFilter, touched: readonly PathVie
     if (!uncovered) return touched.map((view) => view.path);
     return { condition: 'paths', detail: `an allow rule approves only when its paths cover every touched path, and ${showView(uncovered)} is not covered` };
   }
-  const caught: string[] = [];
-  for (const view of touched) if (isCaught(filter, view)) caught.push(view.path);
-  if (caught.length > 0) return caught;
-  return { condition: 'paths', detail: `${described(filter, () => noneCaught(filter))} (touched: ${touched.map(showView).join(', ')})` };
+  let caught: string[] | null = null;
+  for (let i = 0; i < touched.length; i++) if (isCaught(filter, touched[i])) (caught ??= []).push(touched[i].path);
+  if (caught !== null) return caught;
+  return { condition: 'paths', detail: `${described(filter, () => noneCaught(filter))} (touched: ${shownViews(touched)})` };
 }
 
 /**
@@ -109,6 +109,18 @@ export function checkCommand(rule: CompiledRule, scope: EventScope): Failure | n
   if (typeof command !== 'string') return { condition: 'command', detail: 'the event has no command' };
   if (policyRegexTest(patterns, command)) return null;
   return { condition: 'command', detail: `the command matches none of ${showRegexes(patterns)}` };
+}
+
+// Every rule with `paths` that catches nothing shows the event's same views: the last list is remembered.
+let lastViews: readonly PathView[] | null = null;
+let lastShown = '';
+
+function shownViews(views: readonly PathView[]): string {
+  if (views !== lastViews) {
+    lastShown = views.map(showView).join(', ');
+    lastViews = views;
+  }
+  return lastShown;
 }
 
 function showView(view: PathView): string {
@@ -136,6 +148,10 @@ function described(key: object, describe: () => string): string {
     descriptions.set(key, text);
   }
   return text;
+}
+
+function listed(names: readonly string[]): string {
+  return described(names, () => names.join(', '));
 }
 
 function showRegexes(patterns: readonly RegexSource[]): string {

@@ -99,9 +99,25 @@ function plainReadings(view: PathView): string[] {
   return out;
 }
 
+// A view is judged by every rule with `paths` on the event: its readings are worked out
+// once per view (views are not changed once made), not once per rule.
+const readingsOf = new WeakMap<PathView, string[]>();
+const foldedOf = new WeakMap<PathView, string[]>();
+
 /** Every reading, NFC-normalized. */
+let lastView: PathView | null = null;
+let lastReadings: string[] = [];
+
 function readings(view: PathView): string[] {
-  return [...new Set([...plainReadings(view), ...(view.aliases ?? [])].map((p) => p.normalize('NFC')))];
+  if (view === lastView) return lastReadings;
+  let all = readingsOf.get(view);
+  if (all === undefined) {
+    all = [...new Set([...plainReadings(view), ...(view.aliases ?? [])].map((p) => p.normalize('NFC')))];
+    readingsOf.set(view, all);
+  }
+  lastView = view;
+  lastReadings = all;
+  return all;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -115,7 +131,15 @@ const IGNORABLE = /[\u00AD\u034F\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u
  * forms (NFKC), ignorable code points removed.
  */
 function foldedReadings(view: PathView): string[] {
-  const all = readings(view);
+  let folded = foldedOf.get(view);
+  if (folded === undefined) {
+    folded = foldAll(readings(view));
+    foldedOf.set(view, folded);
+  }
+  return folded;
+}
+
+function foldAll(all: string[]): string[] {
   // ASCII folds exactly as the regex's `i` flag does.
   if (all.every((r) => NON_ASCII.test(r) === false)) return all;
   const out = new Set<string>();
@@ -171,26 +195,117 @@ const DRIVE_GLOB = /^\^(?:\(\?!\/\|\\\.\\\.\/\))?\(\?:(?:[A-Za-z]|\[A-Za-z\]|\[a
  * @example matchesAny([globRegex('**')], 'D:/x', false) // false
  */
 export function matchesAny(globs: readonly RegexSource[], path: string, ignoreCase: boolean, drives = true): boolean {
-  const onDrive = drives && DRIVE_PATH.test(path);
-  for (const glob of globs) {
+  const onDrive = drives && isDrivePath(path);
+  for (let i = 0; i < globs.length; i++) {
+    const glob = globs[i];
     if (onDrive && !DRIVE_GLOB.test(glob.source)) continue;
-    if (toRegExp(variant(glob, ignoreCase)).test(path)) return true;
+    const pair = matchersOf(glob);
+    // A path that does not start as the glob's literal start cannot match: no regex run, none compiled.
+    if (pair.prefix !== '' && !startsAs(path, pair.prefix, ignoreCase)) continue;
+    if (ignoreCase ? (pair.folded ??= toRegExp(variant(glob, true))).test(path) : (pair.exact ??= toRegExp(variant(glob, false))).test(path)) return true;
   }
   return false;
 }
 
-const variants = new WeakMap<RegexSource, { exact: RegexSource; folded: RegexSource }>();
-
-/** The glob with an NFC source, and its case-insensitive twin, built once per glob. */
-function variant(glob: RegexSource, ignoreCase: boolean): RegexSource {
-  let pair = variants.get(glob);
-  if (!pair) {
-    const source = glob.source.normalize('NFC');
-    pair = {
-      exact: source === glob.source ? glob : { source, flags: glob.flags },
-      folded: { source, flags: glob.flags.includes('i') ? glob.flags : `${glob.flags}i` },
-    };
-    variants.set(glob, pair);
+/**
+ * True unless `path` surely does not start with the ASCII `prefix`: case-folded like the
+ * regex's `i` flag when `ignoreCase`, where a non-ASCII character of the path is left to
+ * the regex (with the `u` flag, `ſ` matches `s`).
+ */
+function startsAs(path: string, prefix: string, ignoreCase: boolean): boolean {
+  if (path.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    const c = path.charCodeAt(i);
+    const p = prefix.charCodeAt(i);
+    if (c === p) continue;
+    if (!ignoreCase) return false;
+    if (c > 0x7f) return true;
+    const lower = c | 0x20;
+    if (lower !== (p | 0x20) || lower < 0x61 || lower > 0x7a) return false;
   }
-  return ignoreCase ? pair.folded : pair.exact;
+  return true;
+}
+
+/** What the compiler writes before a glob's pattern: not absolute, not above the project. */
+const RELATIVE_GUARD = '^(?!/|\\.\\./)(?:';
+
+/**
+ * The ASCII text every match of a compiled glob starts with (`services/svc0/secrets` for
+ * `services/svc0/secrets/**`), or '' when unsure: a source not of the compiler's relative
+ * form, flags that fold case or lines, an alternation at the top of the glob's group.
+ * @example globPrefix({ source: '^(?!/|\\.\\./)(?:docs\\/a(?:\\/.*|$))$', flags: 's' }) // 'docs/a'
+ */
+export function globPrefix(glob: RegexSource): string {
+  const s = glob.source;
+  const f = glob.flags;
+  if (!s.startsWith(RELATIVE_GUARD) || f.includes('i') || f.includes('m') || f.includes('u') || f.includes('v')) return '';
+  let out = '';
+  let i = RELATIVE_GUARD.length;
+  for (; i < s.length; i++) {
+    const c = s[i];
+    const code = s.charCodeAt(i);
+    if (c === '\\') {
+      const next = s[i + 1];
+      // Only an escaped punctuation character stands for itself (\d, \b, \u... do not).
+      if (next === undefined || !isPunctuation(next.charCodeAt(0))) break;
+      out += next;
+      i++;
+    } else if (code > 0x7e || code < 0x20 || '.[](){}?*+^$|'.includes(c)) {
+      if ('?*+{'.includes(c)) out = out.slice(0, -1);
+      break;
+    } else {
+      out += c;
+    }
+  }
+  return out !== '' && !topLevelBar(s, RELATIVE_GUARD.length) ? out : '';
+}
+
+function isPunctuation(code: number): boolean {
+  return code > 0x20 && code < 0x7f && !((code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a));
+}
+
+/** True when the group opened just before `from` has an alternation of its own (`(?:a|b)`). */
+function topLevelBar(source: string, from: number): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = from; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) return false;
+      depth--;
+    } else if (c === '|' && depth === 0) return true;
+  }
+  return true;
+}
+
+/** `D:` or `D:/...`: DRIVE_PATH as character tests (it is asked for every rule's every reading). */
+function isDrivePath(path: string): boolean {
+  const c = path.charCodeAt(0) | 0x20;
+  return c >= 0x61 && c <= 0x7a && path.charCodeAt(1) === 0x3a && (path.length === 2 || path.charCodeAt(2) === 0x2f);
+}
+
+/** A glob's literal start and two matchers, each compiled at its first use (a one-event process compiles only those it runs). */
+interface Matchers {
+  prefix: string;
+  exact: RegExp | null;
+  folded: RegExp | null;
+}
+
+const matchers = new WeakMap<RegexSource, Matchers>();
+
+function matchersOf(glob: RegexSource): Matchers {
+  let pair = matchers.get(glob);
+  if (pair === undefined) matchers.set(glob, (pair = { prefix: globPrefix({ source: glob.source.normalize('NFC'), flags: glob.flags }), exact: null, folded: null }));
+  return pair;
+}
+
+/** The glob with an NFC source, or its case-insensitive twin. */
+function variant(glob: RegexSource, ignoreCase: boolean): RegexSource {
+  const source = glob.source.normalize('NFC');
+  if (ignoreCase) return { source, flags: glob.flags.includes('i') ? glob.flags : `${glob.flags}i` };
+  return source === glob.source ? glob : { source, flags: glob.flags };
 }

@@ -176,8 +176,11 @@ function checkRequiresAndFire(rule: CompiledRule, scope: EventScope, values: Rul
   return { trace, hit, records: rendered.records };
 }
 
-function notMatched(rule: CompiledRule, failed: Failure, lets?: Map<string, string>, values?: RuleValues): RuleResult {
+/** The result of a rule that does not apply, with the values it had worked out. */
+export function notMatched(rule: CompiledRule, failed: Failure, lets?: Map<string, string>, values?: RuleValues): RuleResult {
   const trace: RuleTrace = { id: rule.id, source: rule.source, status: 'not-matched', failed };
+  // Most rules fail an event-only condition: nothing to show, and nothing to build.
+  if (lets === undefined && values?.written === undefined) return { trace, hit: null };
   const shown = { ...(lets ? Object.fromEntries(lets) : {}), ...(values ? shellTraceValues(values) : {}) };
   if (Object.keys(shown).length > 0) trace.values = shown;
   return { trace, hit: null };
