@@ -9,7 +9,7 @@ export function conditions(repo, projects, env, ca, tmp, memory = null) {
   const withCa = { NODE_EXTRA_CA_CERTS: ca };
   const kindLabel = {
     none: 'matches nothing', deny: 'denies', require: 'requires files', context: 'injects context',
-    redirect: 'Bash with a redirection', heredoc: 'Bash with a here-document',
+    redirect: 'Bash with a redirection', heredoc: 'Bash with a here-document', write: 'Write src/app.ts',
     record: 'records (PostToolUse)', quiet: 'records nothing (PostToolUse)', summaries: 'recalls summaries (SessionStart)', search: 'searches memory (UserPromptSubmit)',
   };
   const list = [

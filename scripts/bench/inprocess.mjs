@@ -23,6 +23,7 @@ function memoized(facts) {
 }
 
 const ROUNDS = 5;
+const WARM_UP_NS = 1.2e9;
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -37,9 +38,11 @@ async function rates(hook, policy, project, factsFor, seconds) {
     const decision = await hook.evaluate(policy, project.events[kind], ctx);
     return hook.renderResponse(decision, { onError: policy.settings.onError });
   };
-  // Warm-up long enough for V8 to optimize the hot functions (a few hundred ms), mixed.
+  // Warm-up, mixed, long enough for V8 to optimize the hot functions: on a loaded 2-core
+  // machine its optimizing compiler, which runs on another thread, needs about a second
+  // before the rates settle (a few hundred ms measured them 2-10 x too low).
   const warm = process.hrtime.bigint();
-  for (let i = 0; Number(process.hrtime.bigint() - warm) < 3e8 || i < 400; i++) await one(kinds[i % kinds.length]);
+  for (let i = 0; Number(process.hrtime.bigint() - warm) < WARM_UP_NS || i < 400; i++) await one(kinds[i % kinds.length]);
   // Then ROUNDS rounds over the kinds, each kind's rate the median of its rounds: a kind
   // measured once, right after the mixed warm-up, paid V8's re-optimizations and a
   // collection of the compile's garbage (2-10 x slower than the same loop a moment later).
