@@ -130,12 +130,18 @@ const IGNORABLE = /[\u00AD\u034F\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u
  * full upper and lower case (`ſ` is `S`, `K` (Kelvin) is `k`, `ı` is `I`), compatibility
  * forms (NFKC), ignorable code points removed.
  */
+let lastFoldedView: PathView | null = null;
+let lastFolded: string[] = [];
+
 function foldedReadings(view: PathView): string[] {
+  if (view === lastFoldedView) return lastFolded;
   let folded = foldedOf.get(view);
   if (folded === undefined) {
     folded = foldAll(readings(view));
     foldedOf.set(view, folded);
   }
+  lastFoldedView = view;
+  lastFolded = folded;
   return folded;
 }
 
