@@ -10,6 +10,7 @@
  */
 import type { CompiledPathFilter, RegexSource } from '../types';
 import { normalizePath } from './paths';
+import { globLiterals } from './glob-literals';
 import { toRegExp } from './regex';
 
 /** The readings of one touched path. */
@@ -206,8 +207,10 @@ export function matchesAny(globs: readonly RegexSource[], path: string, ignoreCa
     const glob = globs[i];
     if (onDrive && !DRIVE_GLOB.test(glob.source)) continue;
     const pair = matchersOf(glob);
-    // A path that does not start as the glob's literal start cannot match: no regex run, none compiled.
+    // A path that does not start as the glob's literal start, or lacks a text every match
+    // holds, cannot match: no regex run, and in a one-event process none compiled.
     if (pair.prefix !== '' && !startsAs(path, pair.prefix, ignoreCase)) continue;
+    if (pair.required !== '' && !(ignoreCase ? lowerCase(path).includes(pair.requiredLower) : path.includes(pair.required))) continue;
     if (ignoreCase ? (pair.folded ??= toRegExp(variant(glob, true))).test(path) : (pair.exact ??= toRegExp(variant(glob, false))).test(path)) return true;
   }
   return false;
@@ -232,61 +235,18 @@ function startsAs(path: string, prefix: string, ignoreCase: boolean): boolean {
   return true;
 }
 
-/** What the compiler writes before a glob's pattern: not absolute, not above the project. */
-const RELATIVE_GUARD = '^(?!/|\\.\\./)(?:';
-
-/**
- * The ASCII text every match of a compiled glob starts with (`services/svc0/secrets` for
- * `services/svc0/secrets/**`), or '' when unsure: a source not of the compiler's relative
- * form, flags that fold case or lines, an alternation at the top of the glob's group.
- * @example globPrefix({ source: '^(?!/|\\.\\./)(?:docs\\/a(?:\\/.*|$))$', flags: 's' }) // 'docs/a'
- */
-export function globPrefix(glob: RegexSource): string {
-  const s = glob.source;
-  const f = glob.flags;
-  if (!s.startsWith(RELATIVE_GUARD) || f.includes('i') || f.includes('m') || f.includes('u') || f.includes('v')) return '';
-  let out = '';
-  let i = RELATIVE_GUARD.length;
-  for (; i < s.length; i++) {
-    const c = s[i];
-    const code = s.charCodeAt(i);
-    if (c === '\\') {
-      const next = s[i + 1];
-      // Only an escaped punctuation character stands for itself (\d, \b, \u... do not).
-      if (next === undefined || !isPunctuation(next.charCodeAt(0))) break;
-      out += next;
-      i++;
-    } else if (code > 0x7e || code < 0x20 || '.[](){}?*+^$|'.includes(c)) {
-      if ('?*+{'.includes(c)) out = out.slice(0, -1);
-      break;
-    } else {
-      out += c;
-    }
+let lastPath = '';
+let lastLower = '';
+/** The path lower-cased, remembered for the next glob tested on it. */
+function lowerCase(path: string): string {
+  if (path !== lastPath) {
+    lastPath = path;
+    lastLower = path.toLowerCase();
   }
-  return out !== '' && !topLevelBar(s, RELATIVE_GUARD.length) ? out : '';
+  return lastLower;
 }
 
-function isPunctuation(code: number): boolean {
-  return code > 0x20 && code < 0x7f && !((code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a));
-}
 
-/** True when the group opened just before `from` has an alternation of its own (`(?:a|b)`). */
-function topLevelBar(source: string, from: number): boolean {
-  let depth = 0;
-  let inClass = false;
-  for (let i = from; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') {
-      if (depth === 0) return false;
-      depth--;
-    } else if (c === '|' && depth === 0) return true;
-  }
-  return true;
-}
 
 /** `D:` or `D:/...`: DRIVE_PATH as character tests (it is asked for every rule's every reading). */
 function isDrivePath(path: string): boolean {
@@ -297,6 +257,8 @@ function isDrivePath(path: string): boolean {
 /** A glob's literal start and two matchers, each compiled at its first use (a one-event process compiles only those it runs). */
 interface Matchers {
   prefix: string;
+  required: string;
+  requiredLower: string;
   exact: RegExp | null;
   folded: RegExp | null;
 }
@@ -305,7 +267,11 @@ const matchers = new WeakMap<RegexSource, Matchers>();
 
 function matchersOf(glob: RegexSource): Matchers {
   let pair = matchers.get(glob);
-  if (pair === undefined) matchers.set(glob, (pair = { prefix: globPrefix({ source: glob.source.normalize('NFC'), flags: glob.flags }), exact: null, folded: null }));
+  if (pair === undefined) {
+    const { prefix, required } = globLiterals({ source: glob.source.normalize('NFC'), flags: glob.flags });
+    pair = { prefix, required, requiredLower: required.toLowerCase(), exact: null, folded: null };
+    matchers.set(glob, pair);
+  }
   return pair;
 }
 

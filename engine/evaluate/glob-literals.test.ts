@@ -1,0 +1,48 @@
+import { globRegex } from '../../test/support/compiled';
+import { globLiterals } from './glob-literals';
+import { matchesAny } from './path-views';
+
+const globPrefix = (g: ReturnType<typeof globRegex>) => globLiterals(g).prefix;
+const globRequired = (g: ReturnType<typeof globRegex>) => globLiterals(g).required;
+
+const GLOBS = ['/etc/claude-code/**', '/**/.env', '/**/*.pem', '/home/u/.claude/settings.json', '**/.env.*', '**/*.pem', '.agent/teams/*/TEAM-MEMORY.md', '**/__tests__/**', '**/*.test.*', 'a/**/b.md', '**/x?y/z', 'services/svc0/secrets/**', 'docs/generated-9/**', '.env', '**/.env', 'mission/**', 'src/*.ts', 'a+b/**', 'x{1,2}/y', '{src,lib}/**', 'Caf\u00e9/**', 'ops/golf-7/**', 'a?c/**', '[ab]x/**', 'dir/file.md'];
+const PATHS = ['/etc/claude-code', '/etc/claude-code/x', '/ETC/claude-code/x', '/a/.env', '/a/b/.ENV', '/k.pem', '/home/u/.claude/settings.json', '/etc', '.env.local', 'a/.ENV.x', 'k.pem', 'a/b/K.PEM', '.agent/teams/t1/TEAM-MEMORY.md', '.agent/teams/t1/team-memory.md', 'src/__tests__/a.ts', 'src/a.test.ts', 'a/b.md', 'a/c/d/b.md', 'q/xay/z', 'q/xy/z', 'a/.\u212aNV', 'services/svc0/secrets/k', 'SERVICES/svc0/Secrets/k', 'services/svc01/secrets', 'docs/generated-9', 'docs/generated-9/a/b', '.env', '.ENV', 'a/.env', 'mission', 'mission/out.txt',
+  'MISSION/x', 'missio', 'src/a.ts', 'a+b/c', 'x1/y', 'x2/y', 'src/x', 'lib/y', 'caf\u00e9/x', 'Caf\u00e9/x', 'CAF\u00c9/x', 'ops/golf-7/a', 'abc/d', 'ax/y', 'bx/y', 'dir/file.md', 'DIR/FILE.MD',
+  '\u017fervices/svc0/secrets/k', 'o\u017fs/golf-7/a', 'docs/generated-9/\u212a', ''];
+
+describe('globPrefix', () => {
+  test.each([
+    ['services/svc0/secrets/**', 'services/svc0/secrets'],
+    ['.env', ''], // a bare name matches in any folder
+    ['dir/file.md', 'dir/file.md'],
+    ['**/.env', ''],
+    ['{src,lib}/**', ''],
+    ['a?c/**', 'a'],
+    ['/etc/claude-code/**', '/etc/claude-code'],
+    ['/**/.env', '/'],
+  ])('%s starts with %p', (glob, prefix) => {
+    expect(globPrefix(globRegex(glob))).toBe(prefix);
+  });
+
+  test.each([
+    ['**/.env', '.env'],
+    ['**/.env.*', '.env.'],
+    ['.agent/teams/*/TEAM-MEMORY.md', '/TEAM-MEMORY.md'],
+    ['services/svc0/secrets/**', 'services/svc0/secrets'],
+    ['{src,lib}/**', ''],
+  ])('every match of %s holds %p', (glob, text) => {
+    expect(globRequired(globRegex(glob))).toBe(text);
+  });
+
+  test('is never wrong: matchesAny with the prefix check answers as the regex alone, exact and case-folded', () => {
+    for (const glob of GLOBS) {
+      const source = globRegex(glob);
+      const exact = new RegExp(source.source.normalize('NFC'), source.flags);
+      const folded = new RegExp(source.source.normalize('NFC'), `${source.flags}i`);
+      for (const path of PATHS) {
+        expect([glob, path, matchesAny([source], path, false)]).toEqual([glob, path, exact.test(path)]);
+        expect([glob, path, matchesAny([source], path, true)]).toEqual([glob, path, folded.test(path)]);
+      }
+    }
+  });
+});
