@@ -135,7 +135,7 @@ interface Run {
   scope: EventScope;
   decision: Decision;
   protocol: EventProtocol;
-  candidates: number[];
+  candidates: readonly number[];
   /** Which candidates the event's tool or agent rules out (looked up at the first rule evaluated). */
   fixed: EventOnlyTable | null;
   start: number;
@@ -150,8 +150,17 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
   const { policy, ctx, scope, decision } = run;
   const now = ctx.now;
   const deadline = policy.settings.deadlineMs;
+  const fixed = (run.fixed ??= eventOnlyFailures(policy.index, policy.rules, run.candidates, scope));
   for (; k < run.candidates.length; k++) {
     run.next = k;
+    // A run of rules the event's tool or agent rules out, none with a bypass, built in or
+    // reading the clock: traced in one go (the checks below would all pass them by).
+    if (!run.slow && fixed.runEnd[k] > k) {
+      const end = fixed.runEnd[k];
+      for (; k < end; run.next = ++k) decision.trace.push((fixed.results[k] as RuleResult).trace);
+      k--;
+      continue;
+    }
     const rule = policy.rules[run.candidates[k]];
     // Only rules that read files or run expressions can take real time; the clock is read
     // after those, not between the sub-microsecond condition checks.
@@ -164,14 +173,6 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
     // no second refusal (nor its command parsed again).
     if (isBuiltInRule(rule) && alreadyStopped(decision)) {
       decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'built-in', detail: 'a rule of the policy already refuses the call' } });
-      continue;
-    }
-    const fixed = (run.fixed ??= eventOnlyFailures(policy.index, policy.rules, run.candidates, scope));
-    // A run of rules the event's tool or agent rules out, none reading the clock: traced in one go.
-    if (!run.slow && fixed.runEnd[k] > k) {
-      const end = fixed.runEnd[k];
-      for (; k < end; run.next = ++k) decision.trace.push((fixed.results[k] as RuleResult).trace);
-      k--;
       continue;
     }
     const result = fixed.results[k] ?? evaluateRule(rule, scope);
