@@ -11,26 +11,14 @@
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import type { PolicyCompiler } from './cache';
-import { createProjectAnswerer, type HttpAnswer, type RunHook } from './serve/project-answerer';
+import { createProjectAnswerer, type HttpAnswer, type ProjectAnswererOptions } from './serve/project-answerer';
 
 export { httpAnswer, type HttpAnswer, type RunHook, type RunnerInput } from './serve/project-answerer';
 
-export interface PolicyServerOptions {
-  /** Absolute POSIX project root: the daemon serves one project. */
-  projectRoot: string;
-  /** --config files (relative to the project root); [] = discovery. */
-  configs: string[];
-  env: Readonly<Record<string, string | undefined>>;
-  onError: 'open' | 'closed' | null;
-  compiler: () => PolicyCompiler;
-  runHook: RunHook;
-  cacheDirs?: string[];
-  /** Where the daemon reports (rebuilds, runner warnings); default: nowhere. */
-  log?: (line: string) => void;
+/** The project's answerer's options (one project, its configs, on_error, the runner), and the HTTP side's. */
+export interface PolicyServerOptions extends ProjectAnswererOptions {
   /** Largest accepted body (default 16 MiB). */
   maxBodyBytes?: number;
-  watch?: boolean;
 }
 
 export interface PolicyServer {

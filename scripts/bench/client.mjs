@@ -95,21 +95,6 @@ function gaps(requests) {
   return out;
 }
 
-function clientEnv(home) {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    LANG: 'C.UTF-8',
-    TMPDIR: os.tmpdir(),
-    ANTHROPIC_API_KEY: 'sk-ant-scripted-dummy',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    IS_SANDBOX: '1',
-  };
-}
-
 function table(rows, columns) {
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
   const line = (cells) => cells.map((v, i) => (i === 0 ? String(v).padEnd(widths[i]) : String(v).padStart(widths[i]))).join('  ');
@@ -127,7 +112,7 @@ async function main() {
   const work = mkdtempSync(join(os.tmpdir(), 'hp-bench-client-'));
   const cleanups = [];
   try {
-    const { runSession } = sessionRunner(work);
+    const { runSession, clientEnv } = sessionRunner(work);
     const all = clientConditions({ repo, work, calls: options.calls });
     const list = all.filter((c) => !options.only || options.only.has(c.id));
     if (!list.some((c) => c.id === 'none')) list.unshift(all.find((c) => c.id === 'none'));

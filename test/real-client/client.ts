@@ -9,6 +9,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { clientEnv } from './client-env';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import type { Scenario } from './scenario';
@@ -79,23 +80,7 @@ function sessionBundle(): string {
   return (bundleFile = out);
 }
 
-/** The client's whole environment: nothing of the caller's own Claude Code, no telemetry. */
-export function clientEnv(homeDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: homeDir,
-    LANG: 'C.UTF-8',
-    TMPDIR: os.tmpdir(),
-    ANTHROPIC_API_KEY: 'sk-ant-scripted-dummy',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    // As root, --permission-mode bypassPermissions starts only inside a declared sandbox.
-    IS_SANDBOX: '1',
-    ...extra,
-  };
-}
+export { clientEnv } from './client-env';
 
 export interface RunClientOptions {
   projectDir: string;

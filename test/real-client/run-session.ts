@@ -13,6 +13,9 @@ import { driveScreen, type ScreenOutcome, type ScreenSpec } from './interactive'
 import { startModelServer, type RecordedRequest } from './model-server';
 import type { Scenario } from './scenario';
 
+/** For the bench, which reaches the suite's code through this module's bundle. */
+export { clientEnv } from './client-env';
+
 export interface SessionSpec {
   binary: string;
   projectDir: string;
