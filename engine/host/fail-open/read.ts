@@ -1,0 +1,83 @@
+/**
+ * Reading the fail-open counter back: `policy stats`, `policy report` and the exporters.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { cacheDirectories } from '../cache';
+import { FAIL_OPEN_FILE, type FailOpenRecord } from './record';
+
+export interface ReadFailOpensOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Only this project's lines (compared as resolved paths). */
+  projectRoot?: string;
+  /** Only lines at or after this time (ms since the epoch). */
+  since?: number;
+  /** The cache folders (tests); defaults to cacheDirectories(env). */
+  dirs?: string[];
+}
+
+export interface FailOpenReport {
+  /** The files that were read (those that exist), newest generation last. */
+  files: string[];
+  /** Fail-opens: calls let through unjudged, oldest first. */
+  records: FailOpenRecord[];
+  count: number;
+  /** The newest fail-open, or null. */
+  last: FailOpenRecord | null;
+  /** For comparison: answers that stopped the event unjudged (on_error: closed). */
+  failClosed: number;
+}
+
+/**
+ * The fail-opens recorded for this user, in every cache folder (the primary and the
+ * temp fallback), with both generations of the file; malformed lines are skipped.
+ * @example readFailOpens({ env: process.env, projectRoot: '/p', since: Date.now() - 86_400_000 }).count // 2
+ */
+export function readFailOpens(options: ReadFailOpensOptions): FailOpenReport {
+  const files: string[] = [];
+  const all: FailOpenRecord[] = [];
+  const project = options.projectRoot === undefined ? undefined : path.resolve(options.projectRoot);
+  for (const dir of options.dirs ?? cacheDirectories(options.env)) {
+    for (const name of [FAIL_OPEN_FILE.replace('.jsonl', '.1.jsonl'), FAIL_OPEN_FILE]) {
+      const file = path.join(dir, name);
+      let text: string;
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      files.push(file);
+      for (const line of text.split('\n')) {
+        const record = parseLine(line);
+        if (!record) continue;
+        if (project !== undefined && path.resolve(record.project) !== project) continue;
+        if (options.since !== undefined && !(Date.parse(record.time) >= options.since)) continue;
+        all.push(record);
+      }
+    }
+  }
+  all.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  const records = all.filter((r) => r.on_error === 'open');
+  return { files, records, count: records.length, last: records[records.length - 1] ?? null, failClosed: all.length - records.length };
+}
+
+function parseLine(line: string): FailOpenRecord | null {
+  if (line.trim() === '') return null;
+  try {
+    const v = JSON.parse(line) as Record<string, unknown>;
+    if (typeof v.time !== 'string' || typeof v.project !== 'string' || typeof v.code !== 'string') return null;
+    if (v.on_error !== 'open' && v.on_error !== 'closed') return null;
+    return {
+      time: v.time,
+      project: v.project,
+      session_id: typeof v.session_id === 'string' ? v.session_id : null,
+      event: typeof v.event === 'string' ? v.event : null,
+      tool: typeof v.tool === 'string' ? v.tool : null,
+      code: v.code,
+      message: typeof v.message === 'string' ? v.message : '',
+      on_error: v.on_error,
+    };
+  } catch {
+    return null;
+  }
+}
