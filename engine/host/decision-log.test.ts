@@ -72,6 +72,13 @@ describe('buildDecisionRecord', () => {
     expect([record.session_id, record.outcome, record.rules, record.contexts, record.warnings, record.reason]).toEqual([null, 'none', ['c', 'w'], ['msg c'], ['msg w'], null]);
   });
 
+  it('keeps the command, redacted with the log\'s patterns', () => {
+    const bash = { ...event, tool_name: 'Bash', tool_input: { command: 'deploy --token abc123 ticket-42' } };
+    const record = buildDecisionRecord({ ...deny, tool: 'Bash' }, bash, policy(rules, { redact: ['ticket-\\d+'] }), now);
+    expect(record.command).toBe('deploy --token [REDACTED] [REDACTED]');
+    expect('command' in buildDecisionRecord(deny, event, policy(rules), now)).toBe(false);
+  });
+
   it('formats errors and keeps the bypass', () => {
     const d = decision({ errors: [diagnostic('expression-error', 'boom', at)], bypass: { env: 'X', value: 'off', rules: ['d1'] } });
     const record = buildDecisionRecord(d, { hook_event_name: 'PreToolUse' }, policy(rules), now);

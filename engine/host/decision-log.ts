@@ -9,6 +9,7 @@ import { diagnostic, formatDiagnostic } from '../diagnostics';
 import type { CompiledPolicy, Decision, Diagnostic, HookEvent, JsonValue } from '../types';
 import { sendWebhook, type SendWebhookOptions } from './webhook';
 import { isoTime } from './iso-time';
+import { loggedCommand } from './logged-command';
 import { openLogForAppend } from './log-file';
 import { redactPatterns, redactRecord, redactText } from './redact';
 import { renderWebhookBody } from '../render/webhook-body';
@@ -28,6 +29,8 @@ export interface DecisionRecord {
   rules: string[];
   reason: string | null;
   paths: string[];
+  /** The Bash command (or another tool's main input), redacted and cut (logged-command.ts). */
+  command?: string;
   contexts?: string[];
   warnings?: string[];
   bypass?: Decision['bypass'];
@@ -59,6 +62,8 @@ export function buildDecisionRecord(decision: Decision, event: HookEvent, policy
     paths: decision.paths ?? [...new Set(ruled.flatMap((h) => h.paths ?? []))],
     policy: policy.sources.map((s) => s.file),
   };
+  const command = loggedCommand(event, redactPatterns(policy.settings.log));
+  if (command !== null) record.command = command;
   const contexts = hits.filter((h) => h.outcome === 'context').map((h) => h.message);
   const warnings = hits.filter((h) => h.outcome === 'warn').map((h) => h.message);
   if (contexts.length > 0) record.contexts = contexts;
