@@ -13,6 +13,7 @@ import { recordDecision } from '../engine/host/decision-log';
 import { discoverPolicyFiles } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
+import { noteUnjudged } from '../engine/host/fail-open/unjudged';
 import { memoryReadProblem, projectMemoryFacts, projectStore, recordMemory } from '../engine/host/memory';
 import { resolveProjectRoot } from '../engine/host/project-root';
 import { insideSummarizer, startSummarizer, summaryJob } from '../engine/host/summarizer/start';
@@ -56,6 +57,19 @@ export interface HookResult {
   /** Problems that went to stderr only (cache-error, log-error). */
   warnings: Diagnostic[];
   timedOut: boolean;
+  /**
+   * Set when the answer was given without judging the event (a failure answered per
+   * on_error): what failed and which on_error applied. Counted by the fail-open counter.
+   */
+  unjudged?: { eventName: string | null; onError: OnError; problems: Diagnostic[] };
+}
+
+/** What runParsed learnt before it failed: the fail-open counter's line and log record need it. */
+interface Seen {
+  event: HookEvent | null;
+  projectRoot: string;
+  roots: string[];
+  policy: CompiledPolicy | null;
 }
 
 type OnError = 'open' | 'closed';
@@ -67,19 +81,41 @@ type OnError = 'open' | 'closed';
  */
 export async function runHook(input: HookInput): Promise<HookResult> {
   const args = parseHookArgs(input.argv);
+  const seen: Seen = { event: null, projectRoot: input.cwd, roots: [], policy: null };
+  let result: HookResult;
   try {
-    return await runParsed(input.startedAt === undefined ? { ...input, startedAt: performance.now() } : input, args);
+    result = await runParsed(input.startedAt === undefined ? { ...input, startedAt: performance.now() } : input, args, seen);
   } catch (e) {
     const problem = diagnostic('internal-error', `unexpected error in policy hook: ${(e as Error)?.message ?? String(e)}`);
-    return failed(null, [problem], args.onError ?? 'open', []);
+    result = failed(seen.event?.hook_event_name ?? null, [problem], args.onError ?? 'open', []);
   }
+  // Only the failure path pays; `policy test` (no memory store) counts nothing.
+  return result.unjudged && input.memoryStore !== false ? counted(input, seen, result) : result;
 }
 
-async function runParsed(input: HookInput, args: HookArgs): Promise<HookResult> {
+/** The unjudged answer counted (fail-open counter, decision log); a problem doing so only warns. */
+function counted(input: HookInput, seen: Seen, result: HookResult): HookResult {
+  const { eventName, onError, problems } = result.unjudged!;
+  const lastPolicy = (): CompiledPolicy | null => seen.policy ?? (seen.roots.length > 0 ? lastArtefact(seen.roots, input.env)?.policy ?? null : null);
+  const warnings = noteUnjudged({
+    env: input.env, dirs: input.cacheDirs, projectRoot: seen.projectRoot, event: seen.event, eventName,
+    policy: lastPolicy, problems, onError, now: (input.now ?? Date.now)(),
+  });
+  if (warnings.length === 0) return result;
+  return { ...result, response: withWarnings(result.response, warnings), warnings: [...result.warnings, ...warnings] };
+}
+
+async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<HookResult> {
   const event = parseEvent(input.stdin);
   const projectRoot = resolveProjectRoot(input.env, event, input.cwd);
-  if (input.policy) return runWithPolicy(input, args, event, projectRoot, input.policy);
+  seen.event = event;
+  seen.projectRoot = projectRoot;
+  if (input.policy) {
+    seen.policy = input.policy;
+    return runWithPolicy(input, args, event, projectRoot, input.policy);
+  }
   const roots = discoverPolicyFiles({ configs: args.configs, env: input.env, projectRoot });
+  seen.roots = roots;
   const fallbackOnError = (): OnError => args.onError ?? (roots.length > 0 ? lastArtefact(roots, input.env)?.policy.settings.onError : undefined) ?? 'open';
 
   if (args.problems.length > 0) return usageFailure(input, event, args, fallbackOnError);
@@ -100,6 +136,7 @@ async function runParsed(input: HookInput, args: HookArgs): Promise<HookResult> 
     const onError = args.onError ?? loaded.declaredOnError ?? loaded.lastOnError ?? 'open';
     return failed(event.hook_event_name, errors.length > 0 ? errors : loaded.diagnostics, onError, loaded.warnings);
   }
+  seen.policy = loaded.policy;
   return decide(input, event, projectRoot, loaded.policy, args.onError ?? loaded.policy.settings.onError, loaded.warnings);
 }
 
@@ -138,9 +175,9 @@ async function decide(
   // Inside the memory process (or a CLI it started) nothing is recorded: the loop guard.
   const recording = store && !insideSummarizer(input.env) ? store : null;
   const recordedAt = now();
-  const appendProblems = recording ? recordMemory({ decision, event, store: recording, now: recordedAt }) : [];
+  const appendProblems = recording ? recordMemory({ decision, event, store: recording, now: recordedAt, env: input.env }) : [];
   // A summary appended: the prose summary and the embeddings are the memory process's, detached.
-  const job = recording && appendProblems.length === 0 ? summaryJob(decision, event, recording, policy.settings, recordedAt) : null;
+  const job = recording && !appendProblems.some((p) => p.code === 'memory-error') ? summaryJob(decision, event, recording, policy.settings, recordedAt) : null;
   const startProblem = job ? startSummarizer(job, { script: input.summarizer, env: input.env }) : null;
   const memoryProblems = [...(readProblem ? [readProblem] : []), ...appendProblems, ...(startProblem ? [startProblem] : [])];
   memory?.close();
@@ -183,7 +220,7 @@ function usageFailure(input: HookInput, event: HookEvent | null, args: HookArgs,
 
 function failed(eventName: string | null, problems: Diagnostic[], onError: OnError, warnings: Diagnostic[]): HookResult {
   const response = withWarnings(renderFailure(eventName, problems, onError), warnings);
-  return { response, decision: null, warnings, timedOut: false };
+  return { response, decision: null, warnings, timedOut: false, unjudged: { eventName, onError, problems } };
 }
 
 /** Appends stderr-only warnings after whatever the renderer wrote there. */

@@ -13,6 +13,18 @@ export interface StatsReport {
   rules: RuleStats | null;
   /** Why there are no rule counts (no decision log). */
   rulesNote?: string;
+  /** The runner's unjudged answers for this project, from the per-user fail-open counter. */
+  failOpens: FailOpenStats;
+}
+
+export interface FailOpenStats {
+  /** Calls let through unjudged (on_error: open). */
+  count: number;
+  last: { time: string; code: string; event: string | null; tool: string | null; message: string } | null;
+  /** For comparison: events stopped unjudged (on_error: closed). */
+  failClosed: number;
+  /** A counter file that is not a plain file (tampering): the count may be short. */
+  problems?: string[];
 }
 
 /** Right-aligned numbers, left-aligned names. */
@@ -54,5 +66,15 @@ export function formatStats(report: StatsReport): string {
     const handlers = Object.entries(r.handlers ?? {}).map(([event, h]) => [event, String(h.count), String(h.errors), ms(h.durationMs?.mean), ms(h.durationMs?.p50), ms(h.durationMs?.max)]);
     if (handlers.length > 0) out.push('', 'Runner, per event', ...table(['event', 'events', 'errors', 'mean ms', 'p50 ms', 'max ms'], handlers));
   }
-  return `${out.join('\n')}\n`;
+  return `${out.join('\n')}\n\n${formatFailOpens(report.failOpens)}`;
+}
+
+/**
+ * The fail-open counter's line.
+ * @example formatFailOpens({ count: 1, last: { time: '2026-01-15T10:07:30.000Z', code: 'schema-type', ... }, failClosed: 0 })
+ *   // 'Fail-opens: 1 (last: 2026-01-15T10:07:30.000Z, schema-type); fail-closed: 0\n'
+ */
+export function formatFailOpens(f: FailOpenStats): string {
+  const line = `Fail-opens: ${f.count}${f.last ? ` (last: ${f.last.time}, ${f.last.code})` : ''}; fail-closed: ${f.failClosed}\n`;
+  return line + (f.problems ?? []).map((p) => `  the count may be short: ${p}\n`).join('');
 }

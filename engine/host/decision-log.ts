@@ -39,6 +39,8 @@ export interface DecisionRecord {
   policy: string[];
   /** The runner's own time for the event, in ms (stdin read to answer; node's start-up not included). */
   duration_ms?: number;
+  /** The runner let the event through without judging it (on_error: open; see `errors`). */
+  fail_open?: true;
 }
 
 /**

@@ -26,6 +26,13 @@ export interface FailOpenReport {
   last: FailOpenRecord | null;
   /** For comparison: answers that stopped the event unjudged (on_error: closed). */
   failClosed: number;
+  /** Those answers, oldest first. */
+  closed: FailOpenRecord[];
+  /**
+   * What is wrong with a counter file that is there but not a plain file of its own (a
+   * FIFO, a symlink, a folder, hard links): a sign of tampering; the count may be short.
+   */
+  problems: string[];
 }
 
 /**
@@ -35,17 +42,14 @@ export interface FailOpenReport {
  */
 export function readFailOpens(options: ReadFailOpensOptions): FailOpenReport {
   const files: string[] = [];
+  const problems: string[] = [];
   const all: FailOpenRecord[] = [];
   const project = options.projectRoot === undefined ? undefined : path.resolve(options.projectRoot);
   for (const dir of options.dirs ?? cacheDirectories(options.env)) {
     for (const name of [FAIL_OPEN_FILE.replace('.jsonl', '.1.jsonl'), FAIL_OPEN_FILE]) {
       const file = path.join(dir, name);
-      let text: string;
-      try {
-        text = fs.readFileSync(file, 'utf8');
-      } catch {
-        continue;
-      }
+      const text = readCounter(file, problems);
+      if (text === null) continue;
       files.push(file);
       for (const line of text.split('\n')) {
         const record = parseLine(line);
@@ -58,7 +62,38 @@ export function readFailOpens(options: ReadFailOpensOptions): FailOpenReport {
   }
   all.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
   const records = all.filter((r) => r.on_error === 'open');
-  return { files, records, count: records.length, last: records[records.length - 1] ?? null, failClosed: all.length - records.length };
+  const closed = all.filter((r) => r.on_error === 'closed');
+  return { files, records, count: records.length, last: records[records.length - 1] ?? null, failClosed: closed.length, closed, problems };
+}
+
+/**
+ * The file's text, or null when it is missing or not a plain file of its own (then a
+ * problem says why). Opened non-blocking and without following a symlink: a FIFO planted
+ * at its path must not hang the reader.
+ */
+function readCounter(file: string, problems: string[]): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') problems.push(`${file} cannot be read (${code === 'ELOOP' ? 'a symbolic link' : code ?? (e as Error).message})`);
+    return null;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) {
+      problems.push(`${file} is not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a folder' : 'a special file'})`);
+      return null;
+    }
+    if (stat.nlink > 1) problems.push(`${file} has ${stat.nlink} hard links`);
+    return fs.readFileSync(fd, 'utf8');
+  } catch (e) {
+    problems.push(`${file} cannot be read (${(e as Error).message})`);
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function parseLine(line: string): FailOpenRecord | null {
