@@ -68,6 +68,8 @@ export const DIAGNOSTIC_CODES = {
   'outcome-unsupported': { severity: 'warning', title: 'A rule fired with an outcome its event cannot produce' },
   'cache-error': { severity: 'warning', title: 'The compiled-policy cache could not be read or written' },
   'log-error': { severity: 'warning', title: 'The decision log could not be written' },
+  'log-lock': { severity: 'warning', title: 'A record was appended to the decision log without its lock (held too long by another process), so the hash chain may fork' },
+  'log-chain-broken': { severity: 'error', title: 'The decision log\'s hash chain is broken: a line was edited, removed, inserted, moved, cut short or garbled' },
   'memory-error': { severity: 'warning', title: 'The memory store could not be written or read' },
   'memory-unavailable': { severity: 'warning', title: 'The memory store cannot be read: better-sqlite3 is not installed or not built' },
   'summarizer-error': { severity: 'warning', title: 'The memory process (prose summaries, embeddings) could not be started' },

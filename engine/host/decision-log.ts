@@ -11,6 +11,7 @@ import { sendWebhook, type SendWebhookOptions } from './webhook';
 import { isoTime } from './iso-time';
 import { loggedCommand } from './logged-command';
 import { openLogForAppend } from './log-file';
+import { appendChainedLine, lockPathOf } from './log-chain/append';
 import { redactPatterns, redactRecord, redactText } from './redact';
 import { renderWebhookBody } from '../render/webhook-body';
 import { loggedHits, shouldRecord } from '../evaluate/log-categories';
@@ -20,6 +21,8 @@ export { logCategories, shouldRecord } from '../evaluate/log-categories';
 /** One line of the decision log. */
 export interface DecisionRecord {
   time: string;
+  /** The hash chain: SHA-256 (hex) of the log's line before this one, set when the line is appended (docs/commands/log.md). */
+  prev?: string;
   session_id: string | null;
   event: string;
   tool: string | null;
@@ -77,23 +80,24 @@ export function buildDecisionRecord(decision: Decision, event: HookEvent, policy
 
 /**
  * Appends one record to the JSONL file (relative paths are under the project root;
- * missing folders are created). Returns a `log-error` warning instead of throwing, also
- * when the path is not a plain file of the project (a FIFO, a symlink, a hard link).
+ * missing folders are created), chained: the line carries `prev`, the hash of the line
+ * before it (log-chain/, under a lock beside the log), and `record.prev` is set to it so
+ * that exports made after it carry the same link. Returns a `log-error` warning instead
+ * of throwing, also when the path is not a plain file of the project (a FIFO, a symlink,
+ * a hard link); `log-lock` when the line was appended without the lock.
  */
 export function appendDecisionRecord(file: string, projectRoot: string, record: DecisionRecord): Diagnostic | null {
   const target = path.resolve(projectRoot, file);
-  const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
   try {
     // Never blocks, follows no symlink, appends only to a regular file of the project (log-file.ts).
-    const fd = openLogForAppend(target, projectRoot);
-    // open/write/close rather than appendFileSync: the same O_APPEND write, without the
-    // ~0.1-0.3 ms appendFileSync's first call costs a one-shot process.
+    const fd = openLogForAppend(target, projectRoot, { readable: true });
     try {
-      for (let written = 0; written < line.length;) written += fs.writeSync(fd, line, written, line.length - written);
+      const { prev, unlocked } = appendChainedLine(fd, lockPathOf(target), (p) => JSON.stringify({ ...record, prev: p }));
+      record.prev = prev;
+      return unlocked ? diagnostic('log-lock', `appended without the decision log's lock: ${unlocked}`, { file: target }) : null;
     } finally {
       fs.closeSync(fd);
     }
-    return null;
   } catch (e) {
     return diagnostic('log-error', `cannot write the decision log: ${(e as Error).message}`, { file: target });
   }

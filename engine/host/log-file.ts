@@ -9,11 +9,18 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants;
+const { O_WRONLY, O_RDWR, O_APPEND, O_CREAT } = fs.constants;
 /** Absent on Windows, where neither a FIFO nor a symlink can be planted this way. */
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const APPEND = O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOFOLLOW;
+/** Appending, and reading the tail (the decision log's hash chain reads its last line). */
+const READ_APPEND = O_RDWR | O_APPEND | O_CREAT | O_NONBLOCK | O_NOFOLLOW;
+
+export interface OpenLogOptions {
+  /** Open for reading too (positional reads; writes still go to the end). */
+  readable?: boolean;
+}
 
 /** What is at the log's path is not a file the runner will append to. */
 export class LogRefusedError extends Error {
@@ -29,7 +36,8 @@ export class LogRefusedError extends Error {
  * Never blocks: a FIFO without a reader fails at once (ENXIO), one with a reader is refused.
  * @example const fd = openLogForAppend('/p/.claude/decisions.jsonl', '/p'); fs.writeSync(fd, line); fs.closeSync(fd);
  */
-export function openLogForAppend(target: string, projectRoot: string): number {
+export function openLogForAppend(target: string, projectRoot: string, options: OpenLogOptions = {}): number {
+  const flags = options.readable ? READ_APPEND : APPEND;
   const folder = path.dirname(target);
   const inProject = isInside(target, path.resolve(projectRoot));
   let fd: number;
@@ -37,7 +45,7 @@ export function openLogForAppend(target: string, projectRoot: string): number {
     // Checked before the open (O_CREAT would make the file where a symlinked folder leads)
     // and after it (a folder swapped for a symlink in between).
     if (inProject) checkFolder(folder, projectRoot);
-    fd = fs.openSync(target, APPEND, 0o666);
+    fd = fs.openSync(target, flags, 0o666);
   } catch (e) {
     if (e instanceof LogRefusedError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
@@ -48,7 +56,7 @@ export function openLogForAppend(target: string, projectRoot: string): number {
     // symlink out of the project (mkdir would follow it).
     if (inProject) checkFolder(nearestExisting(folder), projectRoot);
     fs.mkdirSync(folder, { recursive: true });
-    fd = fs.openSync(target, APPEND, 0o666);
+    fd = fs.openSync(target, flags, 0o666);
   }
   try {
     const stat = fs.fstatSync(fd);

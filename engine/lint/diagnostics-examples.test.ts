@@ -40,6 +40,8 @@ const NOT_CHECKED: Record<string, string> = {
   'outcome-unsupported': 'a rule firing at run time; lint reports outcome-impossible instead',
   'cache-error': 'the cache folder on disk; the section has no example',
   'log-error': 'the decision log on disk; the section has no example',
+  'log-lock': 'a lock file held by another process; engine/host/log-chain/append.test.ts produces it',
+  'log-chain-broken': 'a decision log on disk; test/e2e/log-cli.test.ts runs the example',
   'memory-error': 'the memory store\'s folder on disk; test/e2e/memory-runner.test.ts and memory-cli.test.ts produce it',
   'memory-unavailable': 'better-sqlite3 missing or not built; test/e2e/memory-runner.test.ts and memory-cli.test.ts produce it (HOOKPOLICY_NO_SQLITE=1)',
   'summarizer-error': 'a process the runner cannot start; the section has no example',

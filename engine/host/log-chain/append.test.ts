@@ -1,0 +1,212 @@
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { buildSync } from 'esbuild';
+import { GENESIS, lineHash, splitLines } from '../../decision-log/chain';
+import { verifyChain } from '../../decision-log/verify';
+import { appendDecisionRecord, type DecisionRecord } from '../decision-log';
+import { appendChainedLine, lockPathOf } from './append';
+import { acquireLogLock } from './lock';
+import { lastLineHash } from './tail';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function tmp(): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-log-chain-')));
+  dirs.push(dir);
+  return dir;
+}
+
+const record = (i: number): DecisionRecord => ({ time: `2026-01-14T09:00:${String(i % 60).padStart(2, '0')}.000Z`, session_id: 's', event: 'PreToolUse', tool: 'Bash', agent: null, outcome: 'deny', rules: [`r${i}`], reason: null, paths: [], policy: ['p.yaml'] });
+
+function verifyFile(file: string) {
+  return verifyChain(splitLines(fs.readFileSync(file)));
+}
+
+function tailOf(file: string) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    return lastLineHash(fd, fs.fstatSync(fd).size);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+describe('lastLineHash', () => {
+  it.each([
+    ['an empty file', '', { hash: GENESIS, terminated: true }],
+    ['one line', 'abc\n', { hash: lineHash(Buffer.from('abc')), terminated: true }],
+    ['the last of two', 'abc\ndef\n', { hash: lineHash(Buffer.from('def')), terminated: true }],
+    ['a line cut short', 'abc\nde', { hash: lineHash(Buffer.from('de')), terminated: false }],
+    ['an empty last line', 'abc\n\n', { hash: lineHash(Buffer.from('')), terminated: true }],
+  ])('%s', (_name, text, expected) => {
+    const file = path.join(tmp(), 'log');
+    fs.writeFileSync(file, text);
+    expect(tailOf(file)).toEqual(expected);
+  });
+
+  it.each([4095, 4096, 4097, 70_000, 200_000])('a last line of %d bytes, longer than the tail read, is hashed whole', (length) => {
+    const file = path.join(tmp(), 'log');
+    const long = 'x'.repeat(length);
+    fs.writeFileSync(file, `first\n${long}\n`);
+    expect(tailOf(file)).toEqual({ hash: lineHash(Buffer.from(long)), terminated: true });
+    fs.writeFileSync(file, long);
+    expect(tailOf(file)).toEqual({ hash: lineHash(Buffer.from(long)), terminated: false });
+  });
+});
+
+describe('appendDecisionRecord', () => {
+  it('chains each line to the one before it, from the genesis value, and gives the record its prev', () => {
+    const dir = tmp();
+    const records = [record(1), record(2), record(3)];
+    for (const r of records) expect(appendDecisionRecord('.claude/decisions.jsonl', dir, r)).toBeNull();
+    const file = path.join(dir, '.claude', 'decisions.jsonl');
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l).prev)).toEqual([GENESIS, lineHash(Buffer.from(lines[0])), lineHash(Buffer.from(lines[1]))]);
+    expect(records.map((r) => r.prev)).toEqual(lines.map((l) => JSON.parse(l).prev));
+    expect(verifyFile(file).breaks).toEqual([]);
+    expect(fs.existsSync(lockPathOf(file))).toBe(false);
+  });
+
+  it('after lines written without the chain, the first chained line names the last of them', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'decisions.jsonl');
+    const old = `${JSON.stringify(record(1))}\n${JSON.stringify(record(2))}\n`;
+    fs.writeFileSync(file, old);
+    appendDecisionRecord('decisions.jsonl', dir, record(3));
+    expect(verifyFile(file)).toMatchObject({ chainedFrom: 3, breaks: [] });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[2]).prev).toBe(lineHash(Buffer.from(JSON.stringify(record(2)))));
+  });
+
+  it('after a line cut short, starts a new line and names the cut one (verify still reports it)', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'decisions.jsonl');
+    fs.writeFileSync(file, `${JSON.stringify(record(1)).slice(0, 30)}`);
+    appendDecisionRecord('decisions.jsonl', dir, record(2));
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    expect(JSON.parse(lines[1]).prev).toBe(lineHash(Buffer.from(lines[0])));
+    expect(verifyFile(file).breaks.map((b) => [b.line, b.kind])).toEqual([[1, 'garbled']]);
+  });
+
+  it('a lock held by a live process past the wait: appended anyway, with log-lock, and the lock left alone', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'decisions.jsonl');
+    fs.writeFileSync(lockPathOf(file), `${process.pid} ${os.hostname()}`);
+    const started = Date.now();
+    const fd = fs.openSync(file, 'a+');
+    const result = appendChainedLine(fd, lockPathOf(file), (prev) => JSON.stringify({ ...record(1), prev }), { waitMs: 150 });
+    fs.closeSync(fd);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(result).toEqual({ prev: GENESIS, unlocked: expect.stringMatching(/decisions\.jsonl\.lock was held for longer than 150 ms$/) });
+    expect(fs.existsSync(lockPathOf(file))).toBe(true);
+    expect(verifyFile(file).breaks).toEqual([]);
+  });
+
+  it('the runner\'s append reports log-lock when the wait runs out (a lock touched by someone all the time)', async () => {
+    const dir = tmp();
+    const lock = lockPathOf(path.join(dir, 'decisions.jsonl'));
+    fs.writeFileSync(lock, 'planted');
+    const toucher = spawn(process.execPath, ['-e', `setInterval(() => { const t = new Date(); require('fs').utimesSync(${JSON.stringify(lock)}, t, t); }, 50); console.log('on')`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise((resolve) => toucher.stdout.once('data', resolve));
+    const started = Date.now();
+    let problem: ReturnType<typeof appendDecisionRecord>;
+    try {
+      problem = appendDecisionRecord('decisions.jsonl', dir, record(1));
+    } finally {
+      toucher.kill();
+    }
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(problem).toMatchObject({ code: 'log-lock', severity: 'warning', file: path.join(dir, 'decisions.jsonl') });
+    expect(verifyFile(path.join(dir, 'decisions.jsonl')).lines).toBe(1);
+  });
+
+  it('takes over a lock whose process is gone, at once', async () => {
+    const dir = tmp();
+    const lock = lockPathOf(path.join(dir, 'decisions.jsonl'));
+    const child = spawn(process.execPath, ['-e', '']);
+    const pid = child.pid as number;
+    await new Promise((resolve) => child.on('exit', resolve));
+    fs.writeFileSync(lock, `${pid} ${os.hostname()}`);
+    const started = Date.now();
+    expect(appendDecisionRecord('decisions.jsonl', dir, record(1))).toBeNull();
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  it('takes over a lock older than the stale age, whoever holds it', () => {
+    const dir = tmp();
+    const lock = lockPathOf(path.join(dir, 'decisions.jsonl'));
+    fs.writeFileSync(lock, `${process.pid} other-host`);
+    const old = new Date(Date.now() - 5000);
+    fs.utimesSync(lock, old, old);
+    expect(appendDecisionRecord('decisions.jsonl', dir, record(1))).toBeNull();
+    expect(fs.existsSync(lock)).toBe(false);
+  });
+
+  it('a symlink planted as the lock is never followed: its target is not written, and it is taken over once stale', () => {
+    const dir = tmp();
+    const outside = path.join(tmp(), 'victim');
+    fs.writeFileSync(outside, 'keep');
+    const lock = lockPathOf(path.join(dir, 'decisions.jsonl'));
+    fs.symlinkSync(outside, lock);
+    const lockTaken = acquireLogLock(lock, { waitMs: 50 });
+    expect(lockTaken.held).toBe(false);
+    expect(fs.readFileSync(outside, 'utf8')).toBe('keep');
+    const old = new Date(Date.now() - 5000);
+    fs.lutimesSync(lock, old, old);
+    expect(appendDecisionRecord('decisions.jsonl', dir, record(1))).toBeNull();
+    expect([fs.readFileSync(outside, 'utf8'), fs.existsSync(lock)]).toEqual(['keep', false]);
+  });
+
+  it('a folder planted as the lock is not removed: bounded wait, then log-lock', () => {
+    const dir = tmp();
+    const lock = lockPathOf(path.join(dir, 'decisions.jsonl'));
+    fs.mkdirSync(lock);
+    const old = new Date(Date.now() - 5000);
+    fs.utimesSync(lock, old, old);
+    expect(appendDecisionRecord('decisions.jsonl', dir, record(1))).toMatchObject({ code: 'log-lock' });
+    expect(fs.statSync(lock).isDirectory()).toBe(true);
+  });
+});
+
+describe('concurrent appenders', () => {
+  let script: string;
+  beforeAll(() => {
+    const dir = tmp();
+    const entry = path.join(dir, 'entry.ts');
+    // A child that appends N records through the runner's own append path.
+    fs.writeFileSync(entry, `import { appendDecisionRecord } from ${JSON.stringify(path.join(__dirname, '..', 'decision-log'))};
+const [dir, who, n] = process.argv.slice(2);
+for (let i = 0; i < Number(n); i++) {
+  const problem = appendDecisionRecord('decisions.jsonl', dir, { time: new Date().toISOString(), session_id: who, event: 'PreToolUse', tool: 'Bash', agent: null, outcome: 'deny', rules: ['r' + i], reason: null, paths: [], policy: [] });
+  if (problem) { console.error(JSON.stringify(problem)); process.exit(1); }
+}
+`);
+    script = path.join(dir, 'append.cjs');
+    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: script, logLevel: 'silent', external: ['pg', '@opentelemetry/*'] });
+  }, 60_000);
+
+  it('16 processes appending 40 records each at once: every record there, the chain intact', async () => {
+    const dir = tmp();
+    const children = Array.from({ length: 16 }, (_, k) => new Promise<[number | null, string]>((resolve) => {
+      const child = spawn(process.execPath, [script, dir, `p${k}`, '40'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      child.on('exit', (code) => resolve([code, err]));
+    }));
+    const results = await Promise.all(children);
+    expect(results.filter(([code]) => code !== 0)).toEqual([]);
+    const file = path.join(dir, 'decisions.jsonl');
+    const report = verifyFile(file);
+    expect(report).toMatchObject({ lines: 640, chainedFrom: 1, breaks: [] });
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    for (let k = 0; k < 16; k++) expect(lines.filter((r) => r.session_id === `p${k}`).map((r) => r.rules[0])).toEqual(Array.from({ length: 40 }, (_, i) => `r${i}`));
+    expect(new Set(lines.map((r) => r.prev)).size).toBe(640);
+    expect(fs.existsSync(lockPathOf(file))).toBe(false);
+  }, 60_000);
+});

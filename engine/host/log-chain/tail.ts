@@ -1,0 +1,57 @@
+/**
+ * The hash of a log's last line, read from its end: one positional read of the last
+ * 4 KiB in the common case, however long the log is. A longer last line is found by
+ * reading further back and hashed in chunks, so memory stays bounded.
+ */
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import { GENESIS } from '../../decision-log/chain';
+
+const TAIL_BYTES = 4096;
+const CHUNK_BYTES = 64 * 1024;
+
+export interface LogTail {
+  /** What the next line's `prev` is: the last line's hash, or GENESIS for an empty file. */
+  hash: string;
+  /** False when the last line has no new line after it (a write cut short): the next record starts with one. */
+  terminated: boolean;
+}
+
+/**
+ * @example lastLineHash(fd, fs.fstatSync(fd).size) // { hash: '9c1e…', terminated: true }
+ */
+export function lastLineHash(fd: number, size: number): LogTail {
+  if (size === 0) return { hash: GENESIS, terminated: true };
+  const tailStart = Math.max(0, size - TAIL_BYTES);
+  const tail = readAt(fd, tailStart, size - tailStart);
+  const terminated = tail[tail.length - 1] === 0x0a;
+  const end = size - (terminated ? 1 : 0);
+  const endInTail = end - tailStart;
+  const nl = endInTail === 0 ? -1 : tail.lastIndexOf(0x0a, endInTail - 1);
+  if (nl >= 0 || tailStart === 0) return { hash: createHash('sha256').update(tail.subarray(nl + 1, endInTail)).digest('hex'), terminated };
+  // The last line is longer than the tail: find where it starts, then hash it forwards.
+  let start = 0;
+  for (let chunkEnd = tailStart; chunkEnd > 0;) {
+    const chunkStart = Math.max(0, chunkEnd - CHUNK_BYTES);
+    const at = readAt(fd, chunkStart, chunkEnd - chunkStart).lastIndexOf(0x0a);
+    if (at >= 0) {
+      start = chunkStart + at + 1;
+      break;
+    }
+    chunkEnd = chunkStart;
+  }
+  const hash = createHash('sha256');
+  for (let at = start; at < end; at += CHUNK_BYTES) hash.update(readAt(fd, at, Math.min(CHUNK_BYTES, end - at)));
+  return { hash: hash.digest('hex'), terminated };
+}
+
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = fs.readSync(fd, buf, got, length - got, position + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === length ? buf : buf.subarray(0, got);
+}
