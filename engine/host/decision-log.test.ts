@@ -194,7 +194,7 @@ describe('webhookBody', () => {
       expect(recordDecision({ decision: { ...deny, paths: ['.env', 'b'] }, event, policy: policy(rules, { file: null, webhook }), projectRoot: spool, now, spool })).toEqual([]);
       const queued = fs.readdirSync(spool).filter((n) => n.endsWith('.rec'));
       const envelope = JSON.parse(fs.readFileSync(path.join(spool, queued[0]), 'utf8'));
-      expect(envelope).toEqual({ webhook: { url: 'http://127.0.0.1:1/hook', timeoutMs: 500, headers: {} }, record: { status: 'denied', agentName: 'ba', files: '.env, b' } });
+      expect(envelope).toEqual({ webhook: { url: 'http://127.0.0.1:1/hook', timeoutMs: 500, headers: {} }, record: { status: 'denied', agentName: 'ba', files: '.env, b' }, id: expect.stringMatching(/^[0-9a-z-]+$/) });
     } finally {
       fs.rmSync(spool, { recursive: true, force: true });
     }

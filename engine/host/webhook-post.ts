@@ -4,6 +4,7 @@
 import * as http from 'http';
 import * as https from 'https';
 import type { WebhookEnvelope } from './webhook';
+import type { Delivery } from './outbox';
 
 /** The longest a POST may take, whatever `timeout_ms` says: a sender never waits longer. */
 export const MAX_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -41,7 +42,7 @@ export function postRecord(envelope: WebhookEnvelope): Promise<number | null> {
     }, timeoutMs);
     const request = client.request(target, {
       method: 'POST',
-      headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...(envelope.id ? { 'Idempotency-Key': envelope.id } : {}) },
     }, (response) => {
       response.resume();
       response.on('end', () => {
@@ -55,4 +56,14 @@ export function postRecord(envelope: WebhookEnvelope): Promise<number | null> {
     });
     request.end(body);
   });
+}
+
+/**
+ * What an answer means for the record: 2xx taken; no answer, a timeout, 408, 429 or 5xx
+ * tried again; any other status refused for good (set aside, not retried forever).
+ * @example deliveryOf(503) // 'retry'
+ */
+export function deliveryOf(status: number | null): Delivery {
+  if (status === null || status === 408 || status === 429 || status >= 500) return 'retry';
+  return status >= 200 && status < 300 ? 'sent' : 'rejected';
 }

@@ -1,20 +1,28 @@
 /**
- * Fire-and-forget webhook delivery: the record goes to the webhook spool (webhook-spool.ts)
- * and one detached sender process (dist/webhook-sender.cjs) POSTs what the spool holds;
- * a runner starts one only when none is alive, and never waits for the POST.
+ * Fire-and-forget webhook delivery: the record goes to the webhook's outbox
+ * (`webhook-spool/`, engine/host/outbox) and one detached sender process
+ * (dist/webhook-sender.cjs) POSTs what it holds, retrying with backoff; a runner starts
+ * one only when none is alive, and never waits for the POST.
  */
 import type { spawn as spawnChild } from 'child_process';
 import * as path from 'path';
 import { diagnostic } from '../diagnostics';
 import type { CompiledLog, Diagnostic } from '../types';
-import { enqueueRecord, senderAlive, spoolDirectory } from './webhook-spool';
+import { drainerAlive, enqueue, outboxFolder } from './outbox';
+
+/** The webhook's outbox folder, in the first cache folder only this user can write. */
+export const WEBHOOK_OUTBOX = 'webhook-spool';
 
 /** What the sender POSTs: one record and where to. */
 export interface WebhookEnvelope {
   /** Where to: the body template stays behind (what it rendered is the record). */
   webhook: Omit<NonNullable<CompiledLog['webhook']>, 'body'>;
   record: unknown;
+  /** The same on every try of this record: sent as `Idempotency-Key`, so a receiver can drop a repeat. */
+  id?: string;
 }
+
+let made = 0;
 
 export interface SendWebhookOptions {
   /** The sender script; defaults to webhook-sender.cjs beside the running bundle. */
@@ -32,15 +40,16 @@ export interface SendWebhookOptions {
  * @example sendWebhook({ url: 'http://127.0.0.1:9/x', timeoutMs: 1000, headers: {} }, record, { env: process.env })
  */
 export function sendWebhook(webhook: WebhookEnvelope['webhook'], record: unknown, options: SendWebhookOptions = {}): Diagnostic | null {
-  const text = JSON.stringify({ webhook, record } satisfies WebhookEnvelope);
-  const spool = options.spool !== undefined ? options.spool : spoolDirectory(options.env ?? {});
+  const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${(made++).toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+  const text = JSON.stringify({ webhook, record, id } satisfies WebhookEnvelope);
+  const spool = options.spool !== undefined ? options.spool : outboxFolder(options.env ?? {}, WEBHOOK_OUTBOX);
   if (spool !== null) {
     try {
-      enqueueRecord(spool, text);
+      enqueue(spool, text);
     } catch (e) {
       return diagnostic('log-error', `cannot queue the webhook record in ${spool}: ${(e as Error).message}`);
     }
-    return senderAlive(spool) ? null : startSender([spool], null, options);
+    return drainerAlive(spool) ? null : startSender([spool], null, options);
   }
   // No private folder for a spool: this record gets a sender of its own, over a pipe.
   return startSender([], text, options);

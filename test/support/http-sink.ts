@@ -22,7 +22,10 @@ export interface HttpSink {
 }
 
 export interface SinkOptions {
-  status?: number;
+  /** The status to answer, or one per request (its index among those that arrived, from 0). */
+  status?: number | ((index: number) => number);
+  /** Listen on this port (a server that comes back where one was down); default: any free one. */
+  port?: number;
   /** Hold each response this long before sending it. */
   delayMs?: number;
 }
@@ -40,11 +43,12 @@ export async function startSink(options: SinkOptions = {}): Promise<HttpSink> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const index = requests.length;
       requests.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers, arrivedAt: Date.now() });
       for (const w of waiters.splice(0)) w();
       const answer = () => {
         if (res.destroyed) return;
-        res.statusCode = options.status ?? 200;
+        res.statusCode = typeof options.status === 'function' ? options.status(index) : options.status ?? 200;
         res.end('sink', () => responsesSentAt.push(Date.now()));
       };
       if (!options.delayMs) answer();
@@ -54,7 +58,7 @@ export async function startSink(options: SinkOptions = {}): Promise<HttpSink> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/decisions`,

@@ -1,7 +1,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LOCK_STALE_MS, acquireLock, claimRecords, enqueueRecord, hasRecords, releaseLock, senderAlive, spoolDirectory } from './webhook-spool';
+import { LOCK_STALE_MS, acquireLock, claimRecords, drainerAlive, enqueue, hasRecords, outboxFolder, releaseLock, returnRecords, setAside } from '.';
+
+const spoolDirectory = (env: Record<string, string>) => outboxFolder(env, 'webhook-spool');
 
 let spool: string;
 beforeEach(() => {
@@ -10,8 +12,8 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(spool, { recursive: true, force: true }));
 
 it('queues records as whole files, claimed oldest first and once', () => {
-  enqueueRecord(spool, '{"n":1}');
-  enqueueRecord(spool, '{"n":2}');
+  enqueue(spool, '{"n":1}');
+  enqueue(spool, '{"n":2}');
   expect(hasRecords(spool)).toBe(true);
   const first = claimRecords(spool, 1);
   expect(first.map((f) => fs.readFileSync(f, 'utf8'))).toEqual(['{"n":1}']);
@@ -23,6 +25,20 @@ it('queues records as whole files, claimed oldest first and once', () => {
   expect(fs.readdirSync(spool).filter((n) => n.endsWith('.tmp'))).toEqual([]);
 });
 
+it('puts records back in their places, and sets refused ones aside', () => {
+  enqueue(spool, '{"n":1}');
+  enqueue(spool, '{"n":2}');
+  const [first, second] = claimRecords(spool, 2);
+  returnRecords([first]);
+  setAside([second]);
+  expect(claimRecords(spool, 8).map((f) => fs.readFileSync(f, 'utf8'))).toEqual(['{"n":1}']);
+  const rejected = fs.readdirSync(path.join(spool, 'rejected'));
+  expect(rejected).toHaveLength(1);
+  expect(rejected[0]).toMatch(/\.rec$/);
+  expect(fs.readFileSync(path.join(spool, 'rejected', rejected[0]), 'utf8')).toBe('{"n":2}');
+  expect(hasRecords(spool)).toBe(false);
+});
+
 it('claims again what a sender that died had claimed', () => {
   fs.writeFileSync(path.join(spool, '000000001-x-y.rec.999999999.sending'), '{"n":1}');
   expect(hasRecords(spool)).toBe(true);
@@ -30,15 +46,15 @@ it('claims again what a sender that died had claimed', () => {
 });
 
 it('one lock holder; a stale lock is taken over; release frees it', () => {
-  expect(senderAlive(spool)).toBe(false);
+  expect(drainerAlive(spool)).toBe(false);
   expect(acquireLock(spool)).toBe(true);
-  expect(senderAlive(spool)).toBe(true);
+  expect(drainerAlive(spool)).toBe(true);
   expect(acquireLock(spool)).toBe(false);
   // Not touched for LOCK_STALE_MS: its sender died.
-  expect(senderAlive(spool, Date.now() + LOCK_STALE_MS + 1)).toBe(false);
+  expect(drainerAlive(spool, Date.now() + LOCK_STALE_MS + 1)).toBe(false);
   expect(acquireLock(spool, Date.now() + LOCK_STALE_MS + 1)).toBe(true);
   releaseLock(spool);
-  expect(senderAlive(spool)).toBe(false);
+  expect(drainerAlive(spool)).toBe(false);
 });
 
 it('takes over a lock whose process is gone', () => {

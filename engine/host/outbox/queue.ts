@@ -1,138 +1,48 @@
 /**
- * The webhook spool: a folder of records waiting to be POSTed, in a cache folder only this
- * user can write, and the lock that keeps it to one sender at a time. A runner adds its
- * record (one file, written then renamed in) and starts a sender only when none holds the
- * lock; the sender claims each record by renaming it, POSTs it, and deletes it. One sender
- * process serves every runner, however many events there are, and a record is deleted only
- * once it was sent or tried.
+ * The records of an outbox: one file each, in a folder only this user can write. A runner
+ * adds its record (written to a temporary name, then renamed in); the drainer claims each
+ * by renaming it to a name of its own, delivers it, and deletes it, or renames it back to
+ * be tried again. Names sort oldest first, so a record put back keeps its place.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { cacheDirectories, cacheFolderDistrust } from './cache';
+import { processAlive } from './lock';
 
-/** The sender touches the lock this often while it runs. */
-export const HEARTBEAT_MS = 2000;
-/** A lock not touched for this long belongs to a sender that died: another may take over. */
-export const LOCK_STALE_MS = 15_000;
-
-const LOCK = 'sender.lock';
 let queued = 0;
 const RECORD = '.rec';
+/** Records a sink refused for good (an answer no retry can change): kept, not lost. */
+export const REJECTED_FOLDER = 'rejected';
 const { O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
 /**
- * The spool folder under the first cache folder this user alone can write (made with mode
- * 0700 when missing); null when there is none. A folder is judged as the policy cache
- * judges its own (cacheFolderDistrust): records waiting here become POSTs, and a folder
- * another user can write would let them change or add one.
- * @example spoolDirectory(process.env) // '/home/me/.cache/hookpolicy/webhook-spool'
+ * Adds one record (any text) to the outbox: written to a temporary name, then renamed, so
+ * a drainer never reads half of it. Throws when it cannot be written.
+ * @example enqueue(folder, JSON.stringify(envelope))
  */
-export function spoolDirectory(env: Readonly<Record<string, string | undefined>>): string | null {
-  for (const dir of cacheDirectories(env)) {
-    if (cacheFolderDistrust(dir) !== null) continue;
-    const spool = path.join(dir, 'webhook-spool');
-    try {
-      fs.mkdirSync(spool, { recursive: true, mode: 0o700 });
-    } catch {
-      continue;
-    }
-    if (cacheFolderDistrust(dir) === null && cacheFolderDistrust(spool) === null) return spool;
-  }
-  return null;
-}
-
-/**
- * Adds one record (any JSON text) to the spool: written to a temporary name, then renamed,
- * so a sender never reads half of it.
- * @example enqueueRecord(spool, JSON.stringify(envelope))
- */
-export function enqueueRecord(spool: string, text: string): void {
+export function enqueue(folder: string, text: string): void {
   // Sorted by name is oldest first: the time, then this process's own count within one ms.
   const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid.toString(36)}-${(queued++).toString(36).padStart(4, '0')}-${Math.random().toString(36).slice(2, 10)}`;
-  const temporary = path.join(spool, `${name}.tmp`);
+  const temporary = path.join(folder, `${name}.tmp`);
   const fd = fs.openSync(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   try {
     fs.writeSync(fd, text);
   } finally {
     fs.closeSync(fd);
   }
-  fs.renameSync(temporary, path.join(spool, `${name}${RECORD}`));
-}
-
-/** True when a sender holds the spool's lock and touched it lately. */
-export function senderAlive(spool: string, nowMs = Date.now()): boolean {
-  try {
-    return nowMs - fs.statSync(path.join(spool, LOCK)).mtimeMs < LOCK_STALE_MS;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Takes the spool's lock for this process; false when a live sender holds it. A lock whose
- * sender died (not touched for LOCK_STALE_MS, or its process gone) is taken over.
- */
-export function acquireLock(spool: string, nowMs = Date.now()): boolean {
-  const lock = path.join(spool, LOCK);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) return false;
-      if (!lockIsStale(lock, nowMs)) return false;
-      try {
-        fs.unlinkSync(lock);
-      } catch {
-        // Another sender took it over first: the next open fails and this one gives way.
-      }
-    }
-  }
-  return false;
-}
-
-function lockIsStale(lock: string, nowMs: number): boolean {
-  try {
-    if (nowMs - fs.statSync(lock).mtimeMs >= LOCK_STALE_MS) return true;
-    const pid = Number(fs.readFileSync(lock, 'utf8'));
-    return Number.isInteger(pid) && pid > 0 && !processAlive(pid);
-  } catch {
-    return false;
-  }
-}
-
-/** Marks this sender as alive. */
-export function touchLock(spool: string): void {
-  try {
-    const now = new Date();
-    fs.utimesSync(path.join(spool, LOCK), now, now);
-  } catch {
-    // Gone (taken over): the claims by rename keep two senders from sending one record twice.
-  }
-}
-
-/** Gives the lock up, when it is still this process's. */
-export function releaseLock(spool: string): void {
-  const lock = path.join(spool, LOCK);
-  try {
-    if (fs.readFileSync(lock, 'utf8') === String(process.pid)) fs.unlinkSync(lock);
-  } catch {
-    // Already gone.
-  }
+  fs.renameSync(temporary, path.join(folder, `${name}${RECORD}`));
 }
 
 /**
  * Claims up to `max` records, oldest first, by renaming each to a name of this process:
- * a record another sender claimed first is skipped. Records a dead sender had claimed are
- * claimed again. Returns the claimed files.
+ * a record another drainer claimed first is skipped. Records a dead drainer had claimed
+ * are claimed again. Returns the claimed files.
+ * @example claimRecords(folder, 64) // ['/…/lr2x0k1a9-1f3-0000-8c2d.rec.4242.sending']
  */
-export function claimRecords(spool: string, max: number): string[] {
+export function claimRecords(folder: string, max: number): string[] {
   let names: string[];
   try {
-    names = fs.readdirSync(spool).sort();
+    names = fs.readdirSync(folder).sort();
   } catch {
     return [];
   }
@@ -140,37 +50,77 @@ export function claimRecords(spool: string, max: number): string[] {
   for (const name of names) {
     if (claimed.length >= max) break;
     if (!name.endsWith(RECORD) && !orphanedClaim(name)) continue;
-    const target = path.join(spool, `${name.slice(0, name.indexOf(RECORD))}${RECORD}.${process.pid}.sending`);
+    const target = path.join(folder, `${recordName(name)}.${process.pid}.sending`);
     try {
-      fs.renameSync(path.join(spool, name), target);
+      fs.renameSync(path.join(folder, name), target);
       claimed.push(target);
     } catch {
-      // Claimed by another sender in between.
+      // Claimed by another drainer in between.
     }
   }
   return claimed;
 }
 
-/** `NAME.rec.PID.sending` whose PID is gone: a sender died while sending it. */
-function orphanedClaim(name: string): boolean {
-  const m = /\.rec\.(\d+)\.sending$/.exec(name);
-  return m !== null && Number(m[1]) !== process.pid && !processAlive(Number(m[1]));
+/**
+ * Puts claimed records back under their first names, in their places, to be tried again.
+ * @example returnRecords(claimRecords(folder, 8))
+ */
+export function returnRecords(files: readonly string[]): void {
+  for (const file of files) {
+    try {
+      fs.renameSync(file, path.join(path.dirname(file), recordName(path.basename(file))));
+    } catch {
+      // Gone: taken over by another drainer that found this one dead.
+    }
+  }
 }
 
-/** True when records wait in the spool (claimed ones of a live sender aside). */
-export function hasRecords(spool: string): boolean {
+/**
+ * Moves claimed records a sink refused for good into the `rejected` folder beside them,
+ * where they stay for a person to read: no retry would change the answer.
+ */
+export function setAside(files: readonly string[]): void {
+  for (const file of files) {
+    const folder = path.join(path.dirname(file), REJECTED_FOLDER);
+    try {
+      fs.mkdirSync(folder, { mode: 0o700, recursive: true });
+      fs.renameSync(file, path.join(folder, recordName(path.basename(file))));
+    } catch {
+      // Gone, or no room for it: left for the next drainer.
+    }
+  }
+}
+
+/** Deletes delivered records. */
+export function removeRecords(files: readonly string[]): void {
+  for (const file of files) {
+    try {
+      fs.unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * True when records wait in the outbox (claimed ones of a live drainer aside).
+ * @example hasRecords(folder) // false once everything was delivered
+ */
+export function hasRecords(folder: string): boolean {
   try {
-    return fs.readdirSync(spool).some((n) => n.endsWith(RECORD) || orphanedClaim(n));
+    return fs.readdirSync(folder).some((n) => n.endsWith(RECORD) || orphanedClaim(n));
   } catch {
     return false;
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** `NAME.rec` of a record file, claimed (`NAME.rec.PID.sending`) or not. */
+function recordName(name: string): string {
+  return name.slice(0, name.indexOf(RECORD) + RECORD.length);
+}
+
+/** `NAME.rec.PID.sending` whose PID is gone: a drainer died while delivering it. */
+function orphanedClaim(name: string): boolean {
+  const m = /\.rec\.(\d+)\.sending$/.exec(name);
+  return m !== null && Number(m[1]) !== process.pid && !processAlive(Number(m[1]));
 }
