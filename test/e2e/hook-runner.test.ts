@@ -3,6 +3,7 @@
  * in a temporary project, reading stdout, stderr and the exit code.
  */
 import { execFileSync, spawn } from 'child_process';
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -316,10 +317,13 @@ describe('the decision log', () => {
       {
         time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), session_id: 's-1', event: 'PreToolUse', tool: 'Write', agent: null, outcome: 'deny',
         rules: ['no-env-writes'], reason: '.env holds secrets.', paths: ['.env'], policy: [`${root}/.claude/policies.yaml`],
-        duration_ms: expect.any(Number),
+        duration_ms: expect.any(Number), prev: '0'.repeat(64),
       },
       expect.objectContaining({ outcome: 'deny', paths: ['.env.local'] }),
     ]);
+    // The hash chain: each line names the SHA-256 of the line before it (docs/commands/log.md).
+    const raw = fs.readFileSync(path.join(root, 'logs/decisions.jsonl'), 'utf8').split('\n');
+    expect(lines[1].prev).toBe(crypto.createHash('sha256').update(raw[0]).digest('hex'));
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * Many runners at once: 200 processes appending to one decision log lose no line and
- * never interleave; runners reading a policy that is being rewritten answer with one
+ * Many runners at once: 200 processes appending to one decision log lose no line, never
+ * interleave and keep its hash chain intact; runners reading a policy that is being rewritten answer with one
  * version or the other (or a visible policy error while a file is half-written in
  * place), never a mix and never a failure from a half-written cache.
  */
@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt, inPool, makeSandbox, responseProblems, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
 import { unsealed } from '../../engine/host/cache/cache-trust';
+import { verifyDecisionLog } from '../../engine/host/log-chain';
 
 beforeAll(() => ensureBuilt(), 120_000);
 
@@ -65,6 +66,9 @@ describe('200 runners, one JSONL log', () => {
     for (let i = 0; i < RUNNERS; i++) {
       expect(bySession.get(`s-${i}`)).toMatchObject({ outcome: 'deny', rules: ['no-echo'], reason: `refused: ${command(i)}` });
     }
+    // The hash chain held: the 200 appended one at a time under the log's lock, none chained to a line another had taken.
+    expect(verifyDecisionLog(box.file('logs/decisions.jsonl'))).toMatchObject({ lines: RUNNERS, chainedFrom: 1, breaks: [] });
+    expect(results.filter((r) => r.stderr.includes('log-lock'))).toEqual([]);
   }, 120_000);
 });
 
