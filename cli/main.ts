@@ -14,6 +14,7 @@ import * as hook from './commands/hook';
 import * as init from './commands/init';
 import * as lint from './commands/lint';
 import * as memory from './commands/memory';
+import * as report from './commands/report';
 import * as serve from './commands/serve';
 import * as stats from './commands/stats';
 import * as test from './commands/test';
@@ -25,7 +26,7 @@ export interface CommandModule {
 }
 
 /** Every command of the CLI, in --help order. */
-export const COMMANDS: CommandModule[] = [hook, explain, init, uninstall, lint, test, serve, memory, stats, version];
+export const COMMANDS: CommandModule[] = [hook, explain, init, uninstall, lint, test, serve, memory, stats, report, version];
 
 /**
  * The commander program with every command registered; errors throw CommanderError
