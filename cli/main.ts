@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { PACKAGE_VERSION } from '../engine/host/engine-version';
+import * as db from './commands/db';
 import * as explain from './commands/explain';
 import * as hook from './commands/hook';
 import * as init from './commands/init';
@@ -26,7 +27,7 @@ export interface CommandModule {
 }
 
 /** Every command of the CLI, in --help order. */
-export const COMMANDS: CommandModule[] = [hook, explain, init, uninstall, lint, test, serve, memory, stats, report, version];
+export const COMMANDS: CommandModule[] = [hook, explain, init, uninstall, lint, test, serve, memory, db, stats, report, version];
 
 /**
  * The commander program with every command registered; errors throw CommanderError

@@ -72,6 +72,7 @@ export const DIAGNOSTIC_CODES = {
   'log-chain-broken': { severity: 'error', title: 'The decision log\'s hash chain is broken: a line was edited, removed, inserted, moved, cut short or garbled' },
   'memory-error': { severity: 'warning', title: 'The memory store could not be written or read' },
   'memory-unavailable': { severity: 'warning', title: 'The memory store cannot be read: better-sqlite3 is not installed or not built' },
+  'postgres-error': { severity: 'warning', title: 'Records could not be queued for the team\'s PostgreSQL database, or the database cannot be reached' },
   'summarizer-error': { severity: 'warning', title: 'The memory process (prose summaries, embeddings) could not be started' },
   'input-oversized': { severity: 'warning', title: 'The event was too large to check in time; rules that deny, ask or block answered settings.oversized' },
   'internal-error': { severity: 'error', title: 'An unexpected error inside the runner' },

@@ -4,6 +4,7 @@
 //   dist/cli.cjs            the commander CLI
 //   dist/webhook-sender.cjs the detached child that POSTs decision records
 //   dist/summarizer.cjs     the detached memory process: prose summaries, embeddings
+//   dist/pg-shipper.cjs     the detached process that ships records to the team's PostgreSQL
 // Type errors fail the build first (HOOKPOLICY_SKIP_TYPECHECK=1 skips the check).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -59,6 +60,8 @@ const LAZY_CHUNKS = [
   { request: './regex-safety', importer: 'regex.ts', chunk: 'regex-safety.cjs', entry: 'engine/evaluate/regex-safety.ts' },
   { request: './memory-index', importer: 'lazy-facts.ts', chunk: 'memory-index.cjs', entry: 'engine/host/memory/memory-index.ts' },
   { request: './memory-lets', importer: 'rule.ts', chunk: 'memory.cjs', entry: 'engine/evaluate/memory-lets.ts' },
+  // pg and the team database's code: only `policy db` and `policy memory search` with a database load them.
+  { request: '../engine/host/postgres/commands', importer: 'postgres-access.ts', chunk: 'postgres.cjs', entry: 'engine/host/postgres/commands.ts' },
   { request: '../embeddings/hybrid-search', importer: 'lazy-facts.ts', chunk: 'embeddings.cjs', entry: 'engine/host/embeddings/hybrid-search.ts' },
 ];
 
@@ -124,7 +127,8 @@ const common = {
   // every event would read them (picomatch alone is a third of the runner).
   // better-sqlite3 (the memory store's index) is a native module: it cannot be bundled,
   // and only a reader of the store loads it.
-  external: ['jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3'],
+  // pg (the team database's client) is loaded only by the shipper and `policy db`/`memory search`.
+  external: ['jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3', 'pg'],
   plugins: [compileBesideTheBundle, standaloneSchema],
 };
 
@@ -134,6 +138,7 @@ const bundles = {
   'cli.cjs': 'cli/main.ts',
   'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
   'summarizer.cjs': 'engine/host/summarizer/main.ts',
+  'pg-shipper.cjs': 'engine/host/postgres/shipper-main.ts',
   'cache-dirs.cjs': 'engine/host/cache/dirs-entry.ts',
   'suite-parser.cjs': 'cli/suite-parser-worker.ts',
   ...Object.fromEntries(LAZY_CHUNKS.map((c) => [c.chunk, c.entry])),
@@ -150,7 +155,7 @@ function plainBuiltins(text) {
 }
 
 /** The hot path must not carry the slow path's libraries (docs/performance.md). */
-const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3'];
+const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3', 'pg'];
 const HOOK_MAX_BYTES = 300 * 1024;
 
 function checkHookBundle(text) {

@@ -8,6 +8,16 @@ import type { ForgetFilter, ListFilter } from '../../engine/host/memory/memory-i
 import { formatRecordDetail, formatRecordList, formatSearchResults } from '../formatters/memory';
 import { collect, commandStore, fail, timeAgo, wholeNumber, withIndex, type StoreCommandOptions } from '../memory-access';
 import { usageErrorsExit2 } from './explain';
+import { projectRootOf } from './init';
+import { DATABASE_URL_VAR, databaseUrl, projectName } from '../../engine/host/postgres/config';
+import { failOnDatabaseError, postgresApi, requiredDatabaseUrl } from '../postgres-access';
+
+interface SearchOptions extends StoreCommandOptions {
+  limit: number;
+  minRelevance: number;
+  team?: boolean;
+  local?: boolean;
+}
 
 interface FilterOptions extends StoreCommandOptions {
   kind?: string;
@@ -35,7 +45,12 @@ export function register(program: Command): void {
     .argument('<words...>', 'the text to look for'))
     .option('--limit <n>', 'at most this many results (default 10)', wholeNumber(1, 1000), 10)
     .option('--min-relevance <r>', 'leave out results below this relevance (0 to 1)', relevance, 0)
-    .action((words: string[], options: StoreCommandOptions & { limit: number; minRelevance: number }) => {
+    .option('--team', 'with $HOOKPOLICY_DATABASE_URL: every project\'s records in the team database, not only this one\'s')
+    .option('--local', 'search this machine\'s store even when $HOOKPOLICY_DATABASE_URL is set')
+    .action(async (words: string[], options: SearchOptions) => {
+      // With a team database, its full-text search answers (docs/memory.md#search-in-the-team-database).
+      if (!options.local && databaseUrl(process.env) !== null) return searchTeam(words.join(' '), options);
+      if (options.team) fail('memory search', `--team searches the team database: set ${DATABASE_URL_VAR}`);
       const found = withIndex(commandStore(options, 'memory search').store, 'memory search', (index) => index?.search(words.join(' '), options.limit) ?? [])
         .filter((r) => r.relevance >= options.minRelevance);
       print(options, found.map((r) => ({ ...r.record, relevance: r.relevance })), () => formatSearchResults(found));
@@ -74,6 +89,24 @@ export function register(program: Command): void {
         for (const r of records) process.stdout.write(`${JSON.stringify(r)}\n`);
       });
     });
+}
+
+/**
+ * `memory search` in the team database: PostgreSQL's full-text search, this project's
+ * records (by its name there) unless --team; the same lines, or JSON with each record's
+ * project, host and user.
+ */
+async function searchTeam(query: string, options: SearchOptions): Promise<void> {
+  const url = requiredDatabaseUrl('memory search');
+  const project = options.team ? null : projectName(process.env, projectRootOf(options));
+  let found;
+  try {
+    found = await postgresApi().searchDatabase(url, query, { project, limit: options.limit });
+  } catch (e) {
+    return failOnDatabaseError('memory search', e);
+  }
+  const kept = found.filter((r) => r.relevance >= options.minRelevance);
+  print(options, kept.map((r) => ({ ...r.record, relevance: r.relevance, project: r.project, host: r.host, user: r.user })), () => formatSearchResults(kept));
 }
 
 function withFilters(command: Command): Command {

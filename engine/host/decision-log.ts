@@ -15,6 +15,7 @@ import { appendChainedLine, lockPathOf } from './log-chain/append';
 import { redactPatterns, redactRecord, redactText } from './redact';
 import { renderWebhookBody } from '../render/webhook-body';
 import { loggedHits, shouldRecord } from '../evaluate/log-categories';
+import { shipToPostgres } from './postgres/ship';
 
 export { logCategories, shouldRecord } from '../evaluate/log-categories';
 
@@ -143,6 +144,9 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
     const problem = sendWebhook(webhook, payload, { senderPath: options.webhookSender, spawn: options.spawn, env: options.env, spool: options.spool });
     if (problem) problems.push(problem);
   }
+  // The team database, when HOOKPOLICY_DATABASE_URL is set: queued here, shipped by a detached process.
+  const shipped = shipToPostgres(options.env ?? {}, projectRoot, [{ type: 'decision', record }], { spawn: options.spawn });
+  if (shipped) problems.push(shipped);
   return problems;
 }
 

@@ -44,6 +44,7 @@ const NOT_CHECKED: Record<string, string> = {
   'log-chain-broken': 'a decision log on disk; test/e2e/log-cli.test.ts runs the example',
   'memory-error': 'the memory store\'s folder on disk; test/e2e/memory-runner.test.ts and memory-cli.test.ts produce it',
   'memory-unavailable': 'better-sqlite3 missing or not built; test/e2e/memory-runner.test.ts and memory-cli.test.ts produce it (HOOKPOLICY_NO_SQLITE=1)',
+  'postgres-error': 'the runner\'s environment; test/e2e/postgres.test.ts runs the example',
   'summarizer-error': 'a process the runner cannot start; the section has no example',
   'hook-usage': 'the runner\'s command line; the example is a command line (cli/hook.test.ts, test/e2e/cli-conventions.test.ts)',
   'internal-error': 'a bug in the runner; the section has no example',

@@ -9,7 +9,8 @@ import { diagnostic } from '../../diagnostics';
 import { storeSettings } from '../../memory/store-settings';
 import type { CompiledEmbeddings, CompiledSettings, Decision, Diagnostic, HookEvent } from '../../types';
 import { isoTime } from '../iso-time';
-import { appendToJournal, JOURNAL_FILE, type JournalRecord } from './journal';
+import { shipToPostgres } from '../postgres/ship';
+import { appendToJournal, boundedRecord, JOURNAL_FILE, type JournalRecord } from './journal';
 import { lazyMemoryFacts, type LazyMemoryFacts } from './lazy-facts';
 import type { MemoryIndexOptions } from './memory-index';
 import { MEMORY_UNAVAILABLE_FIX, MemoryUnavailableError } from './sqlite';
@@ -38,6 +39,8 @@ export interface RecordMemoryOptions {
   event: HookEvent;
   store: ProjectStore;
   now: number;
+  /** The runner's environment: with HOOKPOLICY_DATABASE_URL the records are also queued for PostgreSQL (default: none). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -54,13 +57,17 @@ export function recordMemory(options: RecordMemoryOptions): Diagnostic[] {
   const records: JournalRecord[] = decision.records.map((r) => ({
     at, session, agent: decision.agent, event: decision.event, rule: r.rule, kind: r.kind, importance: r.importance, text: r.text, fields: r.fields,
   }));
+  const problems: Diagnostic[] = [];
   try {
     appendToJournal(store.dir, store.projectRoot, records);
-    return [];
   } catch (e) {
     const file = path.join(store.dir, JOURNAL_FILE);
-    return [diagnostic('memory-error', `cannot append ${records.length} record(s) to the memory journal: ${(e as Error).message}`, { file })];
+    problems.push(diagnostic('memory-error', `cannot append ${records.length} record(s) to the memory journal: ${(e as Error).message}`, { file }));
   }
+  // The team database gets them whatever became of the local append (its own outbox, its own warning).
+  const shipped = shipToPostgres(options.env ?? {}, store.projectRoot, records.map((record) => ({ type: 'memory' as const, record: boundedRecord(record) })));
+  if (shipped) problems.push(shipped);
+  return problems;
 }
 
 /**

@@ -32,7 +32,7 @@ const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 export function appendToJournal(dir: string, projectRoot: string, records: readonly JournalRecord[]): void {
   if (records.length === 0) return;
   ensureStoreFolder(dir, projectRoot);
-  const buffer = Buffer.from(records.map((r) => `${JSON.stringify(bounded(r))}\n`).join(''), 'utf8');
+  const buffer = Buffer.from(records.map((r) => `${JSON.stringify(boundedRecord(r))}\n`).join(''), 'utf8');
   // Not a symlink, FIFO or hard link, in a folder that stays in the project (log-file.ts).
   const fd = openLogForAppend(path.join(dir, JOURNAL_FILE), projectRoot);
   try {
@@ -43,7 +43,7 @@ export function appendToJournal(dir: string, projectRoot: string, records: reado
 }
 
 /** The record with its text and fields cut to the journal's limits, keys in a fixed order. */
-function bounded(r: JournalRecord): JournalRecord {
+export function boundedRecord(r: JournalRecord): JournalRecord {
   const fields: Record<string, string> = {};
   for (const [k, v] of Object.entries(r.fields).slice(0, MAX_FIELDS)) fields[k] = cut(String(v), MAX_FIELD);
   return { at: r.at, session: r.session, agent: r.agent, event: r.event, rule: r.rule, kind: r.kind, importance: r.importance, text: cut(r.text, MAX_TEXT), fields };
