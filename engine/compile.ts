@@ -13,6 +13,7 @@ import { compileRule } from './compile/rule';
 import { compileRegex } from './compile/regex';
 import { compileSettings, coveringBypasses, redactPatternsOf } from './compile/settings';
 import { checkWebhookBody } from './compile/webhook-body';
+import { checkWebhookHeaders } from './compile/webhook-headers';
 
 export { globRegex } from './compile/paths';
 export { wildcardRegex } from './compile/patterns';
@@ -72,6 +73,9 @@ export function compilePolicy(files: LoadedFile[], earlier: readonly PlacedDiagn
     const bodyFrom = diagnostics.length;
     checkWebhookBody(ctx);
     place(bodyFrom, file.file, '/settings/log/webhook/body');
+    const headersFrom = diagnostics.length;
+    checkWebhookHeaders(ctx);
+    place(headersFrom, file.file, '/settings/log/webhook/headers');
   }
 
   const breakage = sortBreakage(placed, files);

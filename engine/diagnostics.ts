@@ -56,6 +56,8 @@ export const DIAGNOSTIC_CODES = {
   'let-option-invalid': { severity: 'error', title: 'A let value has an option its kind does not take' },
   'let-name-reserved': { severity: 'error', title: 'A let is named like a value the engine already binds in templates or `when`' },
   'record-importance': { severity: 'error', title: 'A record\'s importance is not a number from 0 to 1' },
+  'webhook-env-not-allowed': { severity: 'warning', title: 'A webhook header names an environment variable log.webhook.allowed_env_vars does not list: it is sent as written' },
+  'webhook-header-secret': { severity: 'warning', title: 'A webhook header value looks like a secret written into the policy' },
   // Running
   'no-policy': { severity: 'error', title: 'The runner found no policy file to load' },
   'hook-usage': { severity: 'error', title: 'The runner\'s command line has an unknown option or a bad value' },
@@ -73,6 +75,7 @@ export const DIAGNOSTIC_CODES = {
   'memory-error': { severity: 'warning', title: 'The memory store could not be written or read' },
   'memory-unavailable': { severity: 'warning', title: 'The memory store cannot be read: better-sqlite3 is not installed or not built' },
   'postgres-error': { severity: 'warning', title: 'Records could not be queued for the team\'s PostgreSQL database, or the database cannot be reached' },
+  'webhook-env-unset': { severity: 'warning', title: 'A variable the webhook\'s headers read is not set in the hook\'s environment: the record is not sent' },
   'summarizer-error': { severity: 'warning', title: 'The memory process (prose summaries, embeddings) could not be started' },
   'input-oversized': { severity: 'warning', title: 'The event was too large to check in time; rules that deny, ask or block answered settings.oversized' },
   'internal-error': { severity: 'error', title: 'An unexpected error inside the runner' },

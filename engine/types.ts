@@ -65,7 +65,7 @@ export interface RawSettings {
   log?: {
     file?: string | false;
     /** `body`: the JSON to POST instead of the record, its strings templates over the decision. */
-    webhook?: { url: string; timeout_ms?: number; headers?: Record<string, string>; body?: Record<string, unknown> };
+    webhook?: { url: string; timeout_ms?: number; headers?: Record<string, string>; allowed_env_vars?: string[]; body?: Record<string, unknown> };
     record?: Array<Outcome | 'none' | 'error' | 'bypass'>;
     /** Extra regular expressions redacted from decision-log records. */
     redact?: string[];
@@ -318,8 +318,12 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export interface CompiledLog {
   /** Project-relative or absolute path of the JSONL file; null when no file log. */
   file: string | null;
-  /** `body`: what is POSTed instead of the record (absent: the record), see render/webhook-body.ts. */
-  webhook: { url: string; timeoutMs: number; headers: Record<string, string>; body?: { [key: string]: JsonValue } } | null;
+  /**
+   * `body`: what is POSTed instead of the record (absent: the record), see render/webhook-body.ts.
+   * `allowedEnvVars`: the variables `$NAME`/`${NAME}` in header values are read from when
+   * the record is sent (absent: none; render/header-env.ts).
+   */
+  webhook: { url: string; timeoutMs: number; headers: Record<string, string>; allowedEnvVars?: string[]; body?: { [key: string]: JsonValue } } | null;
   record: string[];
   /** Extra redaction patterns from every file (optional so older artefacts stay valid). */
   redact?: string[];

@@ -101,6 +101,7 @@ function compileLog(ordered: readonly LoadedFile[]): CompiledLog {
           url: webhook.url,
           timeoutMs: typeof webhook.timeout_ms === 'number' ? webhook.timeout_ms : 1000,
           headers: isObject(webhook.headers) ? stringRecord(webhook.headers) : {},
+          ...(Array.isArray(webhook.allowed_env_vars) ? { allowedEnvVars: webhook.allowed_env_vars.filter((v): v is string => typeof v === 'string') } : {}),
           ...(isObject(webhook.body) ? { body: webhook.body as { [key: string]: JsonValue } } : {}),
         }
       : null,

@@ -8,6 +8,7 @@ import * as path from 'path';
 import { diagnostic, formatDiagnostic } from '../diagnostics';
 import type { CompiledPolicy, Decision, Diagnostic, HookEvent, JsonValue } from '../types';
 import { sendWebhook, type SendWebhookOptions } from './webhook';
+import { webhookEnvProblem } from './webhook-headers';
 import { isoTime } from './iso-time';
 import { loggedCommand } from './logged-command';
 import { openLogForAppend } from './log-file';
@@ -138,7 +139,10 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
     const problem = appendDecisionRecord(log.file, projectRoot, record);
     if (problem) problems.push(problem);
   }
-  if (log.webhook) {
+  // A variable the headers read is unset: the sender this runner starts would lack it too.
+  const unset = log.webhook && options.env ? webhookEnvProblem(log.webhook, options.env) : null;
+  if (unset) problems.push(unset);
+  if (log.webhook && !unset) {
     const { body, ...webhook } = log.webhook;
     const payload = body ? webhookBody(body, record, event, projectRoot, redactPatterns(log)) : record;
     const problem = sendWebhook(webhook, payload, { senderPath: options.webhookSender, spawn: options.spawn, env: options.env, spool: options.spool });

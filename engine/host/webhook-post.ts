@@ -5,6 +5,7 @@ import * as http from 'http';
 import * as https from 'https';
 import type { WebhookEnvelope } from './webhook';
 import type { Delivery } from './outbox';
+import { sendHeaders } from './webhook-headers';
 
 /** The longest a POST may take, whatever `timeout_ms` says: a sender never waits longer. */
 export const MAX_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -21,11 +22,19 @@ export function webhookTimeout(timeoutMs: unknown): number {
 /**
  * POSTs `envelope.record` to `envelope.webhook.url`; resolves with the HTTP status, or
  * null on error or timeout (`timeout_ms`, capped: see webhookTimeout). Never rejects.
+ * Header values get the allowed variables they name from `env` (the sender's environment)
+ * here, at send time; when one is unset nothing is POSTed and it resolves null (tried again,
+ * perhaps by a sender that has it).
  * @example await postRecord({ webhook: { url, timeoutMs: 1000, headers: {} }, record }) // 200
  */
-export function postRecord(envelope: WebhookEnvelope): Promise<number | null> {
+export function postRecord(envelope: WebhookEnvelope, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number | null> {
   return new Promise((resolve) => {
-    const { url, headers } = envelope.webhook;
+    const { url } = envelope.webhook;
+    const headers = sendHeaders(envelope.webhook, env);
+    if (headers === null) {
+      resolve(null);
+      return;
+    }
     const timeoutMs = webhookTimeout(envelope.webhook.timeoutMs);
     const body = JSON.stringify(envelope.record);
     let target: URL;

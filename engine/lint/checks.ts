@@ -22,6 +22,7 @@ import { settingsRunnerMissing } from './settings-runner-missing';
 import { settingsTwice } from './settings-twice';
 import { templateUnknownValue } from './template-unknown-value';
 import { unsupportedEvent } from './unsupported-event';
+import { webhookHeaderSecret } from './webhook-header-secret';
 
 export const LINT_CHECKS: readonly LintCheck[] = [
   unsupportedEvent,
@@ -42,4 +43,5 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   settingsTwice,
   settingsRunnerMissing,
   httpFailClosed,
+  webhookHeaderSecret,
 ];

@@ -20,7 +20,7 @@ const LINTED = [
   'let-option-invalid', 'let-name-reserved', 'record-importance',
   'regex-unsafe', 'template-unknown-value', 'outcome-impossible', 'message-user-only', 'rule-unreachable', 'prompts-no-prompt-event',
   'prompts-unset', 'allow-covers-every-path', 'on-failure-ignored', 'rule-shadowed', 'unsupported-event', 'settings-not-routed', 'settings-invalid', 'http-fail-closed',
-  'final-cannot-stop', 'memory-off',
+  'final-cannot-stop', 'memory-off', 'webhook-env-not-allowed', 'webhook-header-secret',
 ];
 
 /** Running codes whose ```yaml example fails on an event: the event it is evaluated with. */
@@ -48,6 +48,7 @@ const NOT_CHECKED: Record<string, string> = {
   'summarizer-error': 'a process the runner cannot start; the section has no example',
   'hook-usage': 'the runner\'s command line; the example is a command line (cli/hook.test.ts, test/e2e/cli-conventions.test.ts)',
   'internal-error': 'a bug in the runner; the section has no example',
+  'webhook-env-unset': 'the runner\'s environment; test/e2e/webhook-env-headers.test.ts produces the message',
   'settings-missing': 'needs lint to have looked for settings and found none; engine/lint/settings-registration.test.ts lints the example so',
   'settings-twice': 'needs two settings files; engine/lint/settings-registration.test.ts lints the example with both',
   'settings-runner-missing': 'a file missing on disk; the section has no example',

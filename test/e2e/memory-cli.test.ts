@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli, type CliRun } from '../support/run-cli';
 import { REPO_ROOT } from '../support/run-hook';
-import { EXAMPLE_RECORDS, memoryExample } from '../support/memory-example';
+import { EXAMPLE_RECORDS, exampleCacheDir, memoryExample } from '../support/memory-example';
 import { ensureBuilt } from '../support/hook-process';
 
 beforeAll(() => ensureBuilt(), 120_000);
@@ -25,7 +25,7 @@ function example(records = EXAMPLE_RECORDS): string {
 }
 
 function policy(dir: string, args: string[], env: Record<string, string> = {}): CliRun {
-  return runCli(args, { cwd: dir, env: { CLAUDE_PROJECT_DIR: dir, ...env } });
+  return runCli(args, { cwd: dir, env: { CLAUDE_PROJECT_DIR: dir, HOOKPOLICY_CACHE_DIR: exampleCacheDir(dir), ...env } });
 }
 
 /** Each console block of a doc: its commands with the output shown under each. */

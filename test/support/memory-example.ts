@@ -43,6 +43,17 @@ export const EXAMPLE_DECISIONS = [
   decision('15T10:06:00.000', 'b7c2', 'none', ['remind-tests'], 1.2, 'Stop'),
 ].join('\n') + '\n';
 
+/** The fail-open counter's lines for the example project (`project` is filled in): one fail-open, one fail-closed. */
+export const EXAMPLE_FAIL_OPENS = [
+  { time: '2026-01-14T09:40:12.500Z', session_id: 'a1f3', event: 'PreToolUse', tool: 'Bash', code: 'deadline-exceeded', message: 'evaluating the event took longer than deadline_ms (2000 ms)', on_error: 'closed' },
+  { time: '2026-01-15T10:07:31.250Z', session_id: 'b7c2', event: 'PreToolUse', tool: 'Write', code: 'schema-type', message: 'settings.deadline_ms must be a whole number', on_error: 'open' },
+];
+
+/** The cache folder (HOOKPOLICY_CACHE_DIR) memoryExample makes beside the project's files, with the fail-open counter in it. */
+export function exampleCacheDir(dir: string): string {
+  return path.join(dir, '.hookpolicy-cache');
+}
+
 /**
  * A fresh example project (real path); `records` default to the whole example journal.
  * @example const dir = memoryExample(); runCli(['memory', 'list'], { cwd: dir })
@@ -55,5 +66,7 @@ export function memoryExample(records: JournalRecord[] = EXAMPLE_RECORDS): strin
   fs.writeFileSync(path.join(dir, '.claude', 'policies.yaml'), EXAMPLE_POLICY);
   fs.writeFileSync(path.join(dir, '.claude', 'decisions.jsonl'), EXAMPLE_DECISIONS);
   fs.writeFileSync(path.join(store, 'journal.jsonl'), records.map((x) => `${JSON.stringify(x)}\n`).join(''));
+  fs.mkdirSync(exampleCacheDir(dir), { mode: 0o700 });
+  fs.writeFileSync(path.join(exampleCacheDir(dir), 'fail-opens.jsonl'), EXAMPLE_FAIL_OPENS.map((x) => `${JSON.stringify({ ...x, project: dir })}\n`).join(''));
   return dir;
 }
