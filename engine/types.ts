@@ -69,6 +69,8 @@ export interface RawSettings {
     record?: Array<Outcome | 'none' | 'error' | 'bypass'>;
     /** Extra regular expressions redacted from decision-log records. */
     redact?: string[];
+    /** OpenTelemetry export (docs/operations.md#opentelemetry); false: off even when OTEL_EXPORTER_OTLP_* is set. */
+    otlp?: false | { endpoint?: string; headers?: Record<string, string>; allowed_env_vars?: string[]; timeout_ms?: number };
   };
   /** Overall deadline for one evaluation, in ms. */
   deadline_ms?: number;
@@ -327,6 +329,18 @@ export interface CompiledLog {
   record: string[];
   /** Extra redaction patterns from every file (optional so older artefacts stay valid). */
   redact?: string[];
+  /** `log.otlp`: absent when no file says it (the OTEL_EXPORTER_OTLP_* variables decide), false when off. */
+  otlp?: CompiledOtlp | false;
+}
+
+/** `log.otlp` compiled: header values keep their `$NAME` references (filled in by the exporter). */
+export interface CompiledOtlp {
+  /** The collector's base URL (/v1/logs, /v1/traces appended); null: from the variables. */
+  endpoint: string | null;
+  headers: Record<string, string>;
+  /** The variables header values may read (render/header-env.ts). */
+  allowedEnvVars: string[];
+  timeoutMs: number;
 }
 
 export interface CompiledAgents {

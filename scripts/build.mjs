@@ -3,6 +3,7 @@
 //   dist/compile.cjs        load + validate + compile, required lazily on a cache miss
 //   dist/cli.cjs            the commander CLI
 //   dist/webhook-sender.cjs the detached child that POSTs decision records
+//   dist/otlp-exporter.cjs  the detached child that exports decisions to OpenTelemetry
 //   dist/summarizer.cjs     the detached memory process: prose summaries, embeddings
 //   dist/pg-shipper.cjs     the detached process that ships records to the team's PostgreSQL
 // Type errors fail the build first (HOOKPOLICY_SKIP_TYPECHECK=1 skips the check).
@@ -137,6 +138,7 @@ const bundles = {
   'compile.cjs': 'engine/host/compile-entry.ts',
   'cli.cjs': 'cli/main.ts',
   'webhook-sender.cjs': 'engine/host/webhook-sender.ts',
+  'otlp-exporter.cjs': 'engine/host/otlp/exporter-main.ts',
   'summarizer.cjs': 'engine/host/summarizer/main.ts',
   'pg-shipper.cjs': 'engine/host/postgres/shipper-main.ts',
   'cache-dirs.cjs': 'engine/host/cache/dirs-entry.ts',
@@ -155,7 +157,7 @@ function plainBuiltins(text) {
 }
 
 /** The hot path must not carry the slow path's libraries (docs/performance.md). */
-const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3', 'pg'];
+const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3', '@opentelemetry', 'pg'];
 const HOOK_MAX_BYTES = 300 * 1024;
 
 function checkHookBundle(text) {

@@ -108,6 +108,21 @@ function compileLog(ordered: readonly LoadedFile[]): CompiledLog {
     record: Array.isArray(record) ? record.map(String) : [...DEFAULT_RECORD],
     // Patterns add up across files: an included pack can add some, no file can remove them.
     redact: ordered.flatMap((f) => redactPatternsOf(f).map(([pattern]) => pattern)),
+    ...compileOtlp(firstDefined(ordered, (d) => d.settings?.log?.otlp)?.value),
+  };
+}
+
+/** `log.otlp` as the first file (top file first) that says it gives it; nothing when none does. */
+function compileOtlp(otlp: unknown): Pick<CompiledLog, 'otlp'> {
+  if (otlp === false) return { otlp: false };
+  if (!isObject(otlp)) return {};
+  return {
+    otlp: {
+      endpoint: typeof otlp.endpoint === 'string' ? otlp.endpoint : null,
+      headers: isObject(otlp.headers) ? stringRecord(otlp.headers) : {},
+      allowedEnvVars: Array.isArray(otlp.allowed_env_vars) ? otlp.allowed_env_vars.filter((v): v is string => typeof v === 'string') : [],
+      timeoutMs: typeof otlp.timeout_ms === 'number' ? Math.min(otlp.timeout_ms, 60_000) : 10_000,
+    },
   };
 }
 

@@ -25,13 +25,13 @@ export function logCategories(decision: Decision, policy: CompiledPolicy): strin
 }
 
 /**
- * True when the policy logs somewhere (`log.file` or `log.webhook`) and `log.record` asks
- * for this decision.
+ * True when the policy logs somewhere (`log.file`, `log.webhook` or `log.otlp`; `elsewhere`:
+ * the host exports anyway, as OTEL_EXPORTER_OTLP_* asks) and `log.record` asks for this decision.
  * @example shouldRecord(denyDecision, policy) // true with the default log.record
  */
-export function shouldRecord(decision: Decision, policy: CompiledPolicy): boolean {
+export function shouldRecord(decision: Decision, policy: CompiledPolicy, elsewhere = false): boolean {
   const log = policy.settings.log;
-  if (!log.file && !log.webhook) return false;
+  if (!log.file && !log.webhook && !log.otlp && !elsewhere) return false;
   return logCategories(decision, policy).some((c) => log.record.includes(c));
 }
 

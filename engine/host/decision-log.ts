@@ -13,6 +13,7 @@ import { isoTime } from './iso-time';
 import { loggedCommand } from './logged-command';
 import { openLogForAppend } from './log-file';
 import { appendChainedLine, lockPathOf } from './log-chain/append';
+import { exportDecision, otlpTarget } from './otlp/enqueue';
 import { redactPatterns, redactRecord, redactText } from './redact';
 import { renderWebhookBody } from '../render/webhook-body';
 import { loggedHits, shouldRecord } from '../evaluate/log-categories';
@@ -130,7 +131,8 @@ export interface RecordDecisionOptions {
 export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
   const { decision, event, policy, projectRoot } = options;
   const log = policy.settings.log;
-  if (!shouldRecord(decision, policy)) return [];
+  const otlp = otlpTarget(log, options.env ?? {});
+  if (!shouldRecord(decision, policy, otlp !== null)) return [];
   const built = buildDecisionRecord(decision, event, policy, options.now);
   if (options.durationMs !== undefined) built.duration_ms = Math.round(options.durationMs * 100) / 100;
   const record = redactRecord(built, redactPatterns(log));
@@ -151,6 +153,9 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
   // The team database, when HOOKPOLICY_DATABASE_URL is set: queued here, shipped by a detached process.
   const shipped = shipToPostgres(options.env ?? {}, projectRoot, [{ type: 'decision', record }], { spawn: options.spawn });
   if (shipped) problems.push(shipped);
+  // OpenTelemetry (log.otlp, OTEL_EXPORTER_OTLP_*): queued here, exported by a detached process.
+  const exported = otlp ? exportDecision(otlp, record, projectRoot, options.env ?? {}, { spawn: options.spawn }) : null;
+  if (exported) problems.push(exported);
   return problems;
 }
 
