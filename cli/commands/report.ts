@@ -103,7 +103,9 @@ function failOpenCounts(projectRoot: string, sinceMs?: number, untilMs?: number)
     const open = before(counter.records);
     const codes = new Map<string, number>();
     for (const r of open) codes.set(r.code, (codes.get(r.code) ?? 0) + 1);
-    const closed = untilMs === undefined ? counter.failClosed : before((counter as { closed?: { time: string }[] }).closed ?? []).length;
+    // `closed` (the records) is newer than `failClosed` (their count): without it the count is not cut at --until.
+    const closedRecords = (counter as { closed?: { time: string }[] }).closed;
+    const closed = untilMs === undefined || closedRecords === undefined ? counter.failClosed : before(closedRecords).length;
     return {
       total: open.length,
       failClosed: closed,

@@ -56,7 +56,7 @@ export function renderReport(data: ReportData, options: RenderReportOptions): st
     `<title>${escapeAttribute(title)}</title><style>${REPORT_CSS}</style></head><body>`,
     `<header><h1>Decisions in <span class="project">${escapeText(options.project)}</span></h1>${headerFacts(data, options)}</header>`,
     summary(data, options),
-    section('timeline', 'Decisions over time', data.timeline ? `${legend()}${timelineChart(data.timeline)}<p class="note">Each bar is one ${stepName(data.timeline.stepMs)} (UTC); hover a bar for its counts.</p>` : empty()),
+    section('timeline', 'Decisions over time', data.timeline ? `${legend()}${timelineChart(data.timeline)}<p class="note">Each bar covers ${stepName(data.timeline.stepMs)} (UTC); hover a bar for its counts.</p>` : empty()),
     section('agents', 'Per agent', outcomeTable(data.agents, 'agent', 'agents', 'decisions')),
     section('rules', 'Per rule', `<p class="note">A decision counts once for each rule it names.</p>${outcomeTable(data.rules, 'rule', 'rules', 'namings')}`),
     section('tools', 'Per tool', outcomeTable(data.tools, 'tool (or event)', 'tools', 'decisions')),

@@ -50,7 +50,7 @@ export function timelineChart(t: Timeline): string {
     parts.push(`<g><title>${escapeText(tip)}</title><rect class="hit" x="${num(x)}" y="${TOP}" width="${num(slot - gap)}" height="${plotH}"/>${rects.join('')}</g>`);
     if (i % labelEvery === 0) parts.push(`<text class="axis" x="${num(x)}" y="${HEIGHT - BOTTOM + 16}">${escapeText(label)}</text>`);
   });
-  const caption = `Decisions per ${stepName(t.stepMs)}, by outcome`;
+  const caption = `Decisions by outcome, in bars of ${stepName(t.stepMs)}`;
   return `<svg class="timeline" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${caption}">${parts.join('')}</svg>`;
 }
 
@@ -81,15 +81,12 @@ export function bucketLabel(startMs: number, stepMs: number): string {
 
 /**
  * The step in words.
- * @example stepName(3_600_000) // 'hour'
+ * @example stepName(3_600_000) // '1 hour'
  */
 export function stepName(stepMs: number): string {
-  const names: [number, string][] = [[365 * DAY, 'year'], [30 * DAY, '30 days'], [7 * DAY, 'week'], [DAY, 'day'], [3_600_000, 'hour'], [60_000, 'minute']];
+  const names: [number, string][] = [[365 * DAY, 'year'], [7 * DAY, 'week'], [DAY, 'day'], [3_600_000, 'hour'], [60_000, 'minute']];
   for (const [ms, name] of names) {
-    if (stepMs % ms === 0) {
-      const k = stepMs / ms;
-      return k === 1 ? name : `${k} ${name}s`;
-    }
+    if (stepMs % ms === 0) return `${stepMs / ms} ${name}${stepMs === ms ? '' : 's'}`;
   }
   return `${stepMs} ms`;
 }

@@ -1,3 +1,4 @@
+import { stepName } from './svg';
 import { MAX_BUCKETS, timeline, timelineStep } from './timeline';
 
 const MIN = 60_000;
@@ -37,5 +38,11 @@ describe('timeline', () => {
       { deny: 0, ask: 0, block: 0, allow: 0, none: 0, total: 0 },
       { deny: 0, ask: 0, block: 0, allow: 0, none: 1, total: 1 },
     ]);
+  });
+});
+
+describe('stepName', () => {
+  it.each([[MIN, '1 minute'], [30 * MIN, '30 minutes'], [HOUR, '1 hour'], [12 * HOUR, '12 hours'], [DAY, '1 day'], [7 * DAY, '1 week'], [30 * DAY, '30 days'], [2 * 365 * DAY, '2 years']])('%d ms: %s', (ms, name) => {
+    expect(stepName(ms)).toBe(name);
   });
 });
