@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT } from '../support/run-hook';
+import { REPO_ROOT, runHook } from '../support/run-hook';
 import { ensureBuilt } from '../support/hook-process';
 import { decisionLine, policyReport, reportProject, sectionTable } from '../support/report-project';
 
@@ -145,5 +145,20 @@ describe('policy report', () => {
     expect(fs.readFileSync(victim, 'utf8')).toBe('keep me');
     expect(fs.lstatSync(path.join(dir, 'hookpolicy-report.html')).isFile()).toBe(true);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('from the runner to the page', () => {
+  it('the runner logs a denied command redacted, and the report lists it', () => {
+    const policy = 'version: 1\nsettings:\n  log: { file: .claude/decisions.jsonl, redact: ["ticket-\\\\d+"] }\nrules:\n  - id: no-force-push\n    on: PreToolUse\n    tools: Bash\n    command: ["git push --force"]\n    deny: "No force pushes."\n';
+    const dir = project(null, policy);
+    const command = 'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 git push --force origin main # ticket-42';
+    const event = { hook_event_name: 'PreToolUse', session_id: 's1', cwd: dir, tool_name: 'Bash', tool_input: { command } };
+    for (let i = 0; i < 2; i++) expect(runHook(event, { projectDir: dir, cacheDir: path.join(dir, '.cache') }).stdout).toContain('"permissionDecision":"deny"');
+    const logged = fs.readFileSync(path.join(dir, '.claude', 'decisions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(logged.map((r) => r.command)).toEqual(Array(2).fill('GITHUB_TOKEN=ghp_[REDACTED] git push --force origin main # [REDACTED]'));
+    expect(policyReport(dir, []).code).toBe(0);
+    expect(sectionTable(page(dir), 'denied-commands')).toEqual([['command', 'denials'], ['GITHUB_TOKEN=ghp_[REDACTED] git push --force origin main # [REDACTED]', '2']]);
+    expect(page(dir)).not.toContain('ghp_abcdef');
   });
 });
