@@ -14,6 +14,7 @@ import * as explain from './commands/explain';
 import * as hook from './commands/hook';
 import * as init from './commands/init';
 import * as lint from './commands/lint';
+import * as log from './commands/log';
 import * as memory from './commands/memory';
 import * as report from './commands/report';
 import * as serve from './commands/serve';
@@ -27,7 +28,7 @@ export interface CommandModule {
 }
 
 /** Every command of the CLI, in --help order. */
-export const COMMANDS: CommandModule[] = [hook, explain, init, uninstall, lint, test, serve, memory, db, stats, report, version];
+export const COMMANDS: CommandModule[] = [hook, explain, init, uninstall, lint, test, serve, memory, db, stats, log, report, version];
 
 /**
  * The commander program with every command registered; errors throw CommanderError

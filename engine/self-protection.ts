@@ -72,7 +72,11 @@ export function protectedGlobs(policy: CompiledPolicy, facts: SelfProtectionFact
   // The memory store: records an agent could plant, rewrite or erase would steer the rules that read them.
   const store = storeSettings(policy.settings).dir;
   if (store) globs.push(folder(store.startsWith('/') ? store : `${facts.projectRoot.replace(/\/+$/, '')}/${store.replace(/^(\.\/)+/, '')}`));
-  if (policy.settings.log.file) globs.push(inProject(policy.settings.log.file.startsWith('/') ? policy.settings.log.file : `${facts.projectRoot}/${policy.settings.log.file}`));
+  if (policy.settings.log.file) {
+    const log = policy.settings.log.file.startsWith('/') ? policy.settings.log.file : `${facts.projectRoot}/${policy.settings.log.file}`;
+    // And the lock its hash chain is appended under: a lock kept fresh would slow every append (log-chain/lock.ts).
+    globs.push(inProject(log), inProject(`${log}.lock`));
+  }
   if (facts.home) globs.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
   if (facts.managedDir) globs.push(folder(facts.managedDir));
   // Removing or moving a folder removes what it holds: `rm -rf .claude`, `mv node_modules x`,
