@@ -1,4 +1,4 @@
-import { LOGGED_COMMAND_MAX, loggedCommand } from './logged-command';
+import { LOGGED_COMMAND_MAX, loggedCommand, REDACT_WINDOW } from './logged-command';
 
 const pre = (tool_input: unknown) => ({ hook_event_name: 'PreToolUse', tool_input });
 
@@ -35,5 +35,16 @@ describe('loggedCommand', () => {
     const emoji = loggedCommand(pre({ command: '😀'.repeat(LOGGED_COMMAND_MAX) }), []) as string;
     expect(emoji.length).toBeLessThanOrEqual(LOGGED_COMMAND_MAX);
     expect(emoji).toBe(`${'😀'.repeat(Math.floor((LOGGED_COMMAND_MAX - 1) / 2))}…`);
+  });
+
+  it('redacts a megabyte heredoc through its first REDACT_WINDOW characters only, still cut to the bound', () => {
+    const body = Array.from({ length: 30_000 }, (_, i) => `line ${i} api_key=k${i}`).join('\n');
+    const command = `PGPASSWORD=hunter2 psql <<'SQL'\n${body}\nSQL`;
+    expect(command.length).toBeGreaterThan(10 * REDACT_WINDOW);
+    const logged = loggedCommand(pre({ command }), []) as string;
+    expect(logged).toHaveLength(LOGGED_COMMAND_MAX);
+    expect(logged.startsWith('PGPASSWORD=[REDACTED]')).toBe(true);
+    expect(logged).toContain('line 1 api_key=[REDACTED]');
+    expect(logged).not.toMatch(/hunter2|api_key=k\d/);
   });
 });
