@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt } from '../support/hook-process';
 import { runCli } from '../support/run-cli';
-import { makeProject, POLICY_BIN, type TempProject } from '../support/run-hook';
+import { makeProject, POLICY_BIN, REPO_ROOT, type TempProject } from '../support/run-hook';
 
 beforeAll(() => ensureBuilt(), 120_000);
 
@@ -143,5 +143,25 @@ describe('readFailOpens (through the CLI\'s own reader)', () => {
     fs.writeFileSync(path.join(p.cacheDir, 'fail-opens.jsonl'), `${JSON.stringify({ time: '2020-01-01T00:00:00.000Z', project: p.dir, session_id: 'old', event: 'PreToolUse', tool: 'Bash', code: 'no-policy', message: 'x', on_error: 'open' })}\nnot json\n`);
     expect(stats(p).stdout).toMatch(/Fail-opens: 1 \(last: 2020-01-01T00:00:00.000Z, no-policy\)/);
     expect(stats(p, ['--since', '2021-01-01']).stdout).toMatch(/Fail-opens: 0;/);
+  });
+});
+
+describe('docs/operations.md, Fail-open counter', () => {
+  const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('\n## Fail-open counter\n')).split(/\n## (?!Fail-open)/)[0];
+  const [counterLine, logLine] = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]) as Record<string, unknown>);
+
+  it('shows a counter line and a decision-log record with the fields the runner writes', () => {
+    const p = project(GOOD);
+    p.run(bash('ls'));
+    p.write('.claude/policies.yaml', BROKEN);
+    p.run(bash('ls', 'b7c2'));
+    const written = counter(p)[0];
+    expect(Object.keys(counterLine).sort()).toEqual(Object.keys(written).sort());
+    expect(counterLine).toMatchObject({ on_error: 'open', code: 'schema-type', message: written.message });
+    const logged = p.readJsonl('.claude/decisions.jsonl')[0];
+    // prev: the hash chain's link, which the docs' single line leaves out.
+    expect(Object.keys(logLine).sort()).toEqual(Object.keys(logged).filter((k) => k !== 'prev').sort());
+    expect(logLine).toMatchObject({ fail_open: true, outcome: 'none', rules: [] });
   });
 });

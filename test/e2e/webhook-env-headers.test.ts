@@ -55,7 +55,13 @@ function filesHolding(dir: string, needle: string): string[] {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
-    if (fs.readFileSync(file).includes(needle)) found.push(file);
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch {
+      continue; // Claimed (renamed) or deleted by the sender meanwhile.
+    }
+    if (bytes.includes(needle)) found.push(file);
   }
   return found;
 }
@@ -86,6 +92,23 @@ describe('docs/language.md, Webhook headers from the environment', () => {
     expect(run.stderr).toBe('');
     const [request] = await sink.waitFor(1, 5000);
     expect([request.headers.authorization, request.headers['x-team']]).toEqual([`Bearer ${SECRET}`, 'payments']);
+    const lint = runCli(['lint', '--format', 'json'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir, HOME: p.dir } });
+    expect((JSON.parse(lint.stdout) as Array<{ code: string }>).filter((d) => d.code.startsWith('webhook-'))).toEqual([]);
+  }, 15_000);
+});
+
+describe('docs/operations.md, Webhooks', () => {
+  it('the team example, pointed at a real server, sends the token from the environment and lints clean', async () => {
+    sink = await startSink();
+    const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf('\n## Webhooks\n')))?.[1] ?? '';
+    expect(example).toContain('"https://hooks.example.com/hookpolicy"');
+    const p = project(example.replace('"https://hooks.example.com/hookpolicy"', `"${sink.url}"`));
+    const run = p.run(writeEnv(p), { env: { HP_WEBHOOK_TOKEN: SECRET } });
+    expect(run.stderr).toBe('');
+    const [request] = await sink.waitFor(1, 5000);
+    expect(request.headers.authorization).toBe(`Bearer ${SECRET}`);
+    expect(JSON.parse(request.body)).toMatchObject({ outcome: 'deny', rules: ['no-env'], reason: '.env holds secrets.' });
     const lint = runCli(['lint', '--format', 'json'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir, HOME: p.dir } });
     expect((JSON.parse(lint.stdout) as Array<{ code: string }>).filter((d) => d.code.startsWith('webhook-'))).toEqual([]);
   }, 15_000);
