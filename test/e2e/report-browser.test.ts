@@ -110,7 +110,7 @@ if (!available && process.env.CI) {
     });
 
     it('runs nothing the agent planted: no element of theirs, no handler fired', async () => {
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.evaluate('window.__pwned')).toBeUndefined();
       expect(await page.locator('script, img, iframe, link, object, embed, foreignObject, [onerror], [onload], [onmouseover]').count()).toBe(0);
       expect(await page.title()).toBe(`hookpolicy report: ${path.basename(dir)}`);
       expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
@@ -127,7 +127,7 @@ if (!available && process.env.CI) {
     });
 
     it('shows the counts per rule and per agent, and the top denied path', async () => {
-      const rows = (id: string) => page.locator(`#${id} tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td, th')].map((c) => (c as HTMLElement).innerText.trim()).filter((t) => t !== '')));
+      const rows = (id: string) => page.locator(`#${id} tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td, th')].map((c) => (c as unknown as { innerText: string }).innerText.trim()).filter((t) => t !== '')));
       const rules = await rows('rules');
       expect(rules[0]).toEqual(['rule', 'deny', 'ask', 'block', 'allow', 'none', 'total']);
       // Decision i: outcome deny, deny, ask, allow, none, block by i % 6 (none names no rule), rule by i % 4, agent by i % 3.
@@ -151,7 +151,7 @@ if (!available && process.env.CI) {
       const box = await page.locator('#timeline svg rect.o-deny').first().boundingBox();
       expect(box!.height).toBeGreaterThan(0);
       expect(await page.locator('#timeline svg g').count()).toBe(48);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1200);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1200);
     });
   });
 }
