@@ -114,6 +114,14 @@ function item(type: 'memory', text: string, project: string, extra: Partial<Ship
   } as ShipItem;
 }
 
+describe('the runner\'s bundle', () => {
+  it('neither bundles nor requires pg: the hot path only queues files', () => {
+    const hook = fs.readFileSync(path.join(__dirname, '..', '..', 'dist', 'hook.cjs'), 'utf8');
+    expect(hook).not.toMatch(/require\("pg"\)|node_modules\/pg\//);
+    expect(hook).toContain('pg-shipper.cjs');
+  });
+});
+
 describePg('migrations', () => {
   it('from an empty database: every migration applied in order, the tables and the search index made; a second run applies nothing', async () => {
     const client = new Client({ connectionString: await freshDatabase('m_empty') });
@@ -381,5 +389,155 @@ describePg('bad URLs for policy db', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('outbox    0 records waiting');
     expect(r.stderr).toContain('database "no_such_db" does not exist');
+  });
+});
+
+/** The ```console blocks of a doc: each `$ command` with the lines it printed. */
+function consoleExamples(file: string): Array<{ command: string; output: string }> {
+  const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', file), 'utf8');
+  const examples: Array<{ command: string; output: string }> = [];
+  for (const block of doc.matchAll(/```console\n([\s\S]*?)```/g)) {
+    for (const part of block[1].split(/^\$ /m).slice(1)) {
+      const [command, ...lines] = part.split('\n');
+      examples.push({ command, output: lines.join('\n') });
+    }
+  }
+  return examples;
+}
+
+/** A ```sql block of docs/operations.md's PostgreSQL section, by its first words. */
+function operationsSql(startsWith: string): string {
+  const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('\n## PostgreSQL\n'));
+  const block = [...section.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.startsWith(startsWith));
+  if (!block) throw new Error(`no sql block starting with ${startsWith} in docs/operations.md`);
+  return block;
+}
+
+describePg('the docs\' examples', () => {
+  const DOC_URL = 'postgres://owner:***@db.example.com:5432/hookpolicy';
+  const DOC_FOLDER = '/home/ann/.cache/hookpolicy/postgres-outbox';
+
+  it('docs/commands/db.md: migrate twice, status with a shipper that delivered, status with one that cannot connect', async () => {
+    const url = await freshDatabase('docs_db');
+    const p = makeProject(POLICY);
+    try {
+      const folder = path.join(p.cacheDir, OUTBOX);
+      const times = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g;
+      const docTimes = ['2026-01-15T10:00:00.000Z', '2026-01-15T10:05:00.000Z'];
+      const normal = (text: string, dbUrl: string) => {
+        let n = 0;
+        return text.split(dbUrl).join(DOC_URL).split(folder).join(DOC_FOLDER)
+          .replace(times, () => docTimes[Math.min(n++, 1)]).replace(/ECONNREFUSED 127\.0\.0\.1:\d+/g, 'ECONNREFUSED 10.0.0.5:5432');
+      };
+      const examples = consoleExamples('commands/db.md');
+      expect(examples.map((e) => e.command)).toEqual(['policy db migrate', 'policy db migrate', 'policy db status', 'policy db status']);
+      const env = { HOOKPOLICY_DATABASE_URL: url, HOOKPOLICY_CACHE_DIR: p.cacheDir };
+      for (const e of examples.slice(0, 2)) expect(normal(runCli(['db', 'migrate'], { cwd: p.dir, env }).stdout, url)).toBe(e.output);
+      // A shipper that delivered: its state is ok.
+      p.run(bash('s-docs', 'rm -rf docs'), { env: { HOOKPOLICY_DATABASE_URL: url } });
+      await eventually(async () => fs.existsSync(path.join(folder, 'shipper-state.json')) && outboxRecords(p).length === 0, 15_000, 'the shipper');
+      const ok = runCli(['db', 'status'], { cwd: p.dir, env });
+      expect([ok.code, normal(ok.stdout, url)]).toEqual([0, examples[2].output]);
+      // A database nobody answers for: the records wait, the shipper says why.
+      const down = `postgres://owner:pw@127.0.0.1:${await import('../support/postgres-server').then((m) => m.freePort())}/hookpolicy`;
+      const downShown = down.replace(':pw@', ':***@');
+      // The shipper of the first database ends once idle: a live one would take the next record too.
+      await eventually(async () => !fs.existsSync(path.join(folder, 'sender.lock')), 15_000, 'the first shipper to end');
+      p.run(bash('s-docs-down', 'rm -rf down'), { env: { HOOKPOLICY_DATABASE_URL: down } });
+      await eventually(async () => /failing|"ok":false/.test(fs.readFileSync(path.join(folder, 'shipper-state.json'), 'utf8')), 15_000, `the failing state (${fs.readdirSync(folder).join(', ')}: ${fs.readFileSync(path.join(folder, 'shipper-state.json'), 'utf8')})`);
+      const failing = runCli(['db', 'status'], { cwd: p.dir, env: { ...env, HOOKPOLICY_DATABASE_URL: down } });
+      expect(failing.code).toBe(2);
+      expect(normal(failing.stdout + failing.stderr, downShown)).toBe(examples[3].output);
+      process.kill(Number(fs.readFileSync(path.join(folder, 'sender.lock'), 'utf8')), 'SIGKILL');
+    } finally {
+      p.remove();
+    }
+  }, 45_000);
+
+  it('docs/operations.md: the roles; the hooks\' writer inserts and can do nothing else, the reader searches; the questions run', async () => {
+    const url = await freshDatabase('docs_roles');
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await migrate(admin);
+      await admin.query(operationsSql('CREATE ROLE'));
+    } finally {
+      await admin.end();
+    }
+    const as = (role: string) => url.replace('postgres://postgres@', `postgres://${role}:pw@`);
+    // The writer, through the shipper: the schema is up to date, so it never needs CREATE.
+    const states: unknown[] = [];
+    const { deliver, close } = postgresDeliver(as('hookpolicy_writer'), { onState: (st) => states.push(st) });
+    try {
+      expect([await deliver([JSON.stringify(item('memory', 'denied rm -rf in the shop', 'shop'))]), states]).toEqual([['sent'], [expect.objectContaining({ ok: true })]]);
+    } finally {
+      await close();
+    }
+    const writer = new Client({ connectionString: as('hookpolicy_writer') });
+    await writer.connect();
+    try {
+      for (const sql of ['DELETE FROM hookpolicy_memory', 'UPDATE hookpolicy_memory SET text = \'x\'', 'SELECT text FROM hookpolicy_memory', 'TRUNCATE hookpolicy_decisions', 'DROP TABLE hookpolicy_memory']) {
+        await expect(writer.query(sql)).rejects.toThrow(/permission denied|must be owner/);
+      }
+    } finally {
+      await writer.end();
+    }
+    const p = makeProject(POLICY);
+    try {
+      const r = runCli(['memory', 'search', 'denied', '--team'], { cwd: p.dir, env: { HOOKPOLICY_DATABASE_URL: as('hookpolicy_reader'), HOOKPOLICY_CACHE_DIR: p.cacheDir } });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toContain('denied rm -rf in the shop');
+      const asWriter = runCli(['memory', 'search', 'denied', '--team'], { cwd: p.dir, env: { HOOKPOLICY_DATABASE_URL: as('hookpolicy_writer'), HOOKPOLICY_CACHE_DIR: p.cacheDir } });
+      expect([asWriter.code, asWriter.stderr]).toEqual([2, 'policy memory search: the database refused: permission denied for table hookpolicy_memory (SQLSTATE 42501)\n']);
+    } finally {
+      p.remove();
+    }
+    const reader = new Client({ connectionString: as('hookpolicy_reader') });
+    await reader.connect();
+    try {
+      for (const sql of operationsSql('-- what was denied').split(/;\n/).filter((s) => s.trim() !== '')) await reader.query(sql);
+    } finally {
+      await reader.end();
+    }
+  });
+
+  it('docs/memory.md: search in the team database', async () => {
+    const url = await freshDatabase('docs_memory');
+    const p = makeProject(POLICY);
+    try {
+      const project = path.basename(p.dir);
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        await migrate(client);
+        await insertItems(client, [
+          item('memory', 'added the JWT middleware to the auth routes', project, { at: '2026-01-14T09:12:00.000Z', kind: 'file-change' }),
+          item('memory', 'JWT middleware tests pass; the JWT secret rotates daily', project, { at: '2026-01-15T10:02:00.000Z', kind: 'test', agent: 'murdock' }),
+          item('memory', 'JWT middleware of another project', 'another-project'),
+        ]);
+      } finally {
+        await client.end();
+      }
+      const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'memory.md'), 'utf8');
+      const section = doc.slice(doc.indexOf('## Search in the team database'));
+      const [, command, shown] = /```console\n\$ policy (.*)\n([\s\S]*?)```/.exec(section)!;
+      const r = runCli(command.split(' '), { cwd: p.dir, env: { HOOKPOLICY_DATABASE_URL: url, HOOKPOLICY_CACHE_DIR: p.cacheDir } });
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, shown, '']);
+    } finally {
+      p.remove();
+    }
+  });
+
+  it('docs/operations.md: with the variable set, a policy without log.file still ships its decisions', async () => {
+    const p = makeProject(POLICY.replace('  log: { file: .claude/decisions.jsonl }\n', '  on_error: open\n'));
+    try {
+      const r = p.run(bash('s-nofile', 'rm -rf nofile'), { env: { HOOKPOLICY_DATABASE_URL: server.url } });
+      expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+      expect(fs.existsSync(p.file('.claude/decisions.jsonl'))).toBe(false);
+      await eventually(async () => (await rows(`SELECT 1 FROM hookpolicy_decisions WHERE session_id = 's-nofile'`)).length === 1, 15_000, 'the decision');
+    } finally {
+      p.remove();
+    }
   });
 });

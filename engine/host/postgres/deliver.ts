@@ -9,7 +9,7 @@
 import type { Client } from 'pg';
 import type { Delivery } from '../outbox';
 import { connectPostgres, describeError, sqlStateOf, type ConnectOptions } from './connect';
-import { migrate } from './migrate';
+import { ensureSchema } from './migrate';
 import { INSERT_DECISIONS, INSERT_MEMORY } from './schema';
 import type { ShipItem } from './ship';
 
@@ -110,8 +110,8 @@ export function postgresDeliver(url: string, options: PostgresDeliverOptions = {
     try {
       if (!client) {
         client = await connectPostgres(url, options);
-        // The first connection brings the schema up to date (under the advisory lock).
-        await migrate(client);
+        // The first connection brings the schema up to date (under the advisory lock) when it lacks a migration.
+        await ensureSchema(client);
       }
       await insertItems(client, good);
       report(true);

@@ -43,6 +43,17 @@ export async function migrate(client: Client, migrations: readonly Migration[] =
 }
 
 /**
+ * The schema brought up to date only when a migration is missing: a role that may insert
+ * rows but not create tables (the hooks' own, docs/operations.md#postgresql) passes when
+ * the owner has migrated. Returns the ids applied.
+ * @example await ensureSchema(client) // []
+ */
+export async function ensureSchema(client: Client): Promise<number[]> {
+  const status = await migrationStatus(client);
+  return status.pending.length === 0 ? [] : migrate(client);
+}
+
+/**
  * Which migrations the database has and which it lacks (nothing is changed).
  * @example (await migrationStatus(client)).pending // [{ id: 1, name: 'decisions and memory records' }]
  */

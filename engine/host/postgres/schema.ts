@@ -96,7 +96,7 @@ FROM jsonb_to_recordset($1::jsonb) AS x(
   uid uuid, time timestamptz, session_id text, event text, tool text, agent text, outcome text, rules jsonb,
   reason text, paths jsonb, duration_ms double precision, errors integer, record jsonb,
   project text, project_dir text, host text, user_name text)
-ON CONFLICT (uid) DO NOTHING`;
+ON CONFLICT DO NOTHING`;
 
 export const INSERT_MEMORY = `
 INSERT INTO hookpolicy_memory
@@ -106,7 +106,7 @@ SELECT x.uid, x.at, x.session, x.agent, x.event, x.rule, x.kind, x.importance, x
 FROM jsonb_to_recordset($1::jsonb) AS x(
   uid uuid, at timestamptz, session text, agent text, event text, rule text, kind text, importance double precision,
   text text, fields jsonb, project text, project_dir text, host text, user_name text)
-ON CONFLICT (uid) DO NOTHING`;
+ON CONFLICT DO NOTHING`;
 
 /**
  * Memory records matching a web-search query ($1: words, "a phrase", or, -word), best
