@@ -112,6 +112,7 @@ function failOpenCounts(projectRoot: string, sinceMs?: number, untilMs?: number)
       byCode: [...codes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([key, value]) => ({ key, value })),
       latest: open.slice(-10).reverse().map((r) => ({ time: r.time, event: r.event, tool: r.tool, code: r.code, message: r.message })),
       problems: (counter as { problems?: string[] }).problems ?? [],
+      files: counter.files.length,
     };
   } catch {
     return null;

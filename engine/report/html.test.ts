@@ -39,7 +39,7 @@ function markup(html: string): { tags: Set<string>; attributes: Set<string> } {
 }
 
 describe('renderReport against a hostile log', () => {
-  const html = renderReport(aggregateReport(plantedLog()), { ...options, failOpen: { total: 1, failClosed: 0, byCode: [{ key: PAYLOADS[0], value: 1 }], latest: [{ time: '2026-01-14T09:00:00Z', event: PAYLOADS[1], tool: PAYLOADS[2], code: PAYLOADS[3], message: PAYLOADS[4] }], problems: [PAYLOADS[5]] } });
+  const html = renderReport(aggregateReport(plantedLog()), { ...options, failOpen: { total: 1, failClosed: 0, byCode: [{ key: PAYLOADS[0], value: 1 }], latest: [{ time: '2026-01-14T09:00:00Z', event: PAYLOADS[1], tool: PAYLOADS[2], code: PAYLOADS[3], message: PAYLOADS[4] }], problems: [PAYLOADS[5]], files: 1 } });
 
   it('has only the elements and attributes it writes itself: no script, no handler, no loaded resource', () => {
     const { tags, attributes } = markup(html);

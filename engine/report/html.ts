@@ -24,6 +24,8 @@ export interface FailOpenCounts {
   latest: { time: string; event: string | null; tool: string | null; code: string; message: string }[];
   /** What is wrong with a counter file (tampering: the count may be short). */
   problems: string[];
+  /** How many counter files were read: none on a machine whose runner never failed open, or for another user. */
+  files: number;
 }
 
 export interface RenderReportOptions {
@@ -136,6 +138,7 @@ function errors(data: ReportData, o: RenderReportOptions): string {
 
 function failOpenCounter(f: FailOpenCounts): string {
   const parts = [`<h3>Fail-open counter</h3><p>The runner answered ${formatCount(f.total)} ${f.total === 1 ? 'call' : 'calls'} without judging ${f.total === 1 ? 'it' : 'them'} and let ${f.total === 1 ? 'it' : 'them'} through (on_error: open); ${formatCount(f.failClosed)} more ${f.failClosed === 1 ? 'was' : 'were'} stopped unjudged (on_error: closed).</p>`];
+  if (f.files === 0) parts.push('<p class="note">No counter file was found: it is kept per user, in the cache folder of the machine that ran the hooks, and made at the first fail-open.</p>');
   for (const problem of f.problems) parts.push(`<p class="alert">${escapeText(problem)}</p>`);
   if (f.byCode.length > 0) parts.push(countTable({ rows: f.byCode, more: { keys: 0, total: 0 } }, 'code', 'fail-opens', 'codes'));
   if (f.latest.length > 0) {

@@ -110,6 +110,13 @@ describe('policy report', () => {
     const html = page(dir);
     expect(html).toContain('The runner answered 2 calls without judging them and let them through (on_error: open); 1 more was stopped unjudged');
     expect(html).toMatch(/<dt>fail-open counter<\/dt><dd>2<\/dd>/);
+    expect(html).not.toContain('No counter file was found');
+  });
+
+  it('says when there is no fail-open counter file rather than counting 0', () => {
+    const dir = project(LOG);
+    expect(policyReport(dir, []).code).toBe(0);
+    expect(page(dir)).toContain('No counter file was found: it is kept per user');
   });
 
   it.each<[string, (dir: string) => void, string[], RegExp]>([
