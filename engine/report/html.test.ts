@@ -86,6 +86,16 @@ describe('renderReport', () => {
   });
 });
 
+describe('renderReport on planted times', () => {
+  it('renders the earliest and latest dates a Date holds, decades apart, in at most 60 bars', () => {
+    const lines = ['-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2026-01-14T09:00:00.000Z'].map((time) => JSON.stringify({ time, outcome: 'deny', rules: ['r'] }));
+    const data = aggregateReport(lines);
+    expect(data.decisions).toBe(3);
+    expect(data.timeline!.buckets.length).toBeLessThanOrEqual(60);
+    expect(renderReport(data, options)).toContain('<section id="timeline">');
+  });
+});
+
 describe('escape', () => {
   it.each([
     ['<a href="x">&\'', '&lt;a href=&quot;x&quot;&gt;&amp;&#39;'],

@@ -75,6 +75,8 @@ export function rowBar(c: OutcomeCounts, max: number): string {
  * @example bucketLabel(Date.parse('2026-01-14T09:15:00Z'), 300_000) // '01-14 09:15'
  */
 export function bucketLabel(startMs: number, stepMs: number): string {
+  // A bucket aligned before the earliest date a Date can hold (a record planted at -271821-04-20).
+  if (!(Math.abs(startMs) <= 8.64e15)) return `${Math.round(startMs / 86_400_000)} days from 1970`;
   const iso = new Date(startMs).toISOString();
   return stepMs >= DAY ? iso.slice(0, 10) : `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
 }
