@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { aggregateReport } from './aggregate';
 import { clip, escapeAttribute, escapeText, formatCount } from './escape';
 import { renderReport, REPORT_CSP } from './html';
@@ -93,6 +94,23 @@ describe('renderReport on planted times', () => {
     expect(data.decisions).toBe(3);
     expect(data.timeline!.buckets.length).toBeLessThanOrEqual(60);
     expect(renderReport(data, options)).toContain('<section id="timeline">');
+  });
+});
+
+describe('renderReport on any log', () => {
+  it('never throws, and whatever the strings, the markup is only its own', () => {
+    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom(...PAYLOADS));
+    const record = fc.record({
+      time: fc.oneof(fc.integer({ min: -8.64e15, max: 8.64e15 }).map((ms) => new Date(ms).toISOString()), text),
+      outcome: fc.constantFrom('deny', 'ask', 'block', 'allow', 'none', 'other'),
+      agent: fc.option(text), tool: fc.option(text), event: text, rules: fc.array(text, { maxLength: 3 }), paths: fc.array(text, { maxLength: 3 }),
+      command: text, errors: fc.array(text, { maxLength: 2 }),
+    });
+    fc.assert(fc.property(fc.array(fc.oneof(record.map((r) => JSON.stringify(r)), text), { maxLength: 30 }), (lines) => {
+      const { tags, attributes } = markup(renderReport(aggregateReport(lines, { top: 5 }), options));
+      expect([...attributes].filter((a) => a.startsWith('unparsed') || a.startsWith('on'))).toEqual([]);
+      expect([...tags].filter((t) => ['script', 'img', 'iframe', 'object', 'embed', 'link', 'foreignobject', 'a', 'form', 'input'].includes(t))).toEqual([]);
+    }), { numRuns: 300 });
   });
 });
 
