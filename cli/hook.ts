@@ -99,7 +99,7 @@ function counted(input: HookInput, seen: Seen, result: HookResult): HookResult {
   const lastPolicy = (): CompiledPolicy | null => seen.policy ?? (seen.roots.length > 0 ? lastArtefact(seen.roots, input.env)?.policy ?? null : null);
   const warnings = noteUnjudged({
     env: input.env, dirs: input.cacheDirs, projectRoot: seen.projectRoot, event: seen.event, eventName,
-    policy: lastPolicy, problems, onError, now: (input.now ?? Date.now)(),
+    policy: lastPolicy, problems, onError, now: (input.now ?? Date.now)(), webhookSender: input.webhookSender,
   });
   if (warnings.length === 0) return result;
   return { ...result, response: withWarnings(result.response, warnings), warnings: [...result.warnings, ...warnings] };

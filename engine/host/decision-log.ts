@@ -122,6 +122,8 @@ export interface RecordDecisionOptions {
   spool?: SendWebhookOptions['spool'];
   /** The runner's time for the event so far, in ms: the handler metric `policy stats` shows. */
   durationMs?: number;
+  /** The runner let the event through unjudged (fail-open/): the record says so with `fail_open`. */
+  failOpen?: boolean;
 }
 
 /**
@@ -137,6 +139,7 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
   if (!shouldRecord(decision, policy, otlp !== null || databaseUrl(options.env ?? {}) !== null)) return [];
   const built = buildDecisionRecord(decision, event, policy, options.now);
   if (options.durationMs !== undefined) built.duration_ms = Math.round(options.durationMs * 100) / 100;
+  if (options.failOpen) built.fail_open = true;
   const record = redactRecord(built, redactPatterns(log));
   const problems: Diagnostic[] = [];
   if (log.file) {

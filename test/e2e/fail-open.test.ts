@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt } from '../support/hook-process';
+import { startSink } from '../support/http-sink';
 import { runCli } from '../support/run-cli';
 import { makeProject, POLICY_BIN, REPO_ROOT, type TempProject } from '../support/run-hook';
 
@@ -71,6 +72,21 @@ describe('the fail-open counter', () => {
     other.run(bash('ls'));
     expect(runCli(['stats'], { cwd: p.dir, env: { CLAUDE_PROJECT_DIR: p.dir, HOOKPOLICY_CACHE_DIR: other.cacheDir, HOME: p.dir } }).stdout).toMatch(/Fail-opens: 0;/);
   });
+
+  it('a policy that built before with a webhook: the team\'s endpoint gets the fail_open record too', async () => {
+    const sink = await startSink();
+    try {
+      const withHook = GOOD.replace('  log: { file: .claude/decisions.jsonl }\n', `  log:\n    file: .claude/decisions.jsonl\n    webhook: { url: "${sink.url}" }\n`);
+      const p = project(withHook);
+      expect(p.run(bash('ls')).exitCode).toBe(0);
+      p.write('.claude/policies.yaml', `${withHook}  deadline_ms: soon\n`.replace('rules: []\n  deadline_ms: soon\n', '  deadline_ms: soon\nrules: []\n'));
+      expect(p.run(bash('ls', 's9')).exitCode).toBe(0);
+      const [request] = await sink.waitFor(1, 5000);
+      expect(JSON.parse(request.body)).toMatchObject({ session_id: 's9', outcome: 'none', fail_open: true, errors: [expect.stringContaining('schema-type')] });
+    } finally {
+      await sink.close();
+    }
+  }, 15_000);
 
   it('on_error closed counts as fail-closed; an event that cannot be blocked counts as neither', () => {
     const p = project(BROKEN.replace('on_error: open', 'on_error: closed'));
@@ -155,7 +171,7 @@ describe('docs/operations.md, Fail-open counter', () => {
     const p = project(GOOD);
     p.run(bash('ls'));
     p.write('.claude/policies.yaml', BROKEN);
-    p.run(bash('ls', 'b7c2'));
+    p.run({ hook_event_name: 'PreToolUse', session_id: 'b7c2', tool_name: 'Write', tool_input: { file_path: p.file('src/a.ts'), content: 'x' } });
     const written = counter(p)[0];
     expect(Object.keys(counterLine).sort()).toEqual(Object.keys(written).sort());
     expect(counterLine).toMatchObject({ on_error: 'open', code: 'schema-type', message: written.message });

@@ -1,14 +1,13 @@
 /**
  * What the runner does when it answered without judging an event: the line in the
- * per-user counter (record.ts) and, when the policy is known (or was, last time it built)
- * and keeps a decision log, a `fail_open` record there too, so the project's own log shows it.
+ * per-user counter (record.ts) and, when the policy is known (or was, last time it built),
+ * a decision record with `fail_open: true` and the errors wherever that policy logs (its
+ * file, webhook, team database, OTLP), so the project's own log and the team's tools show it.
  */
-import { diagnostic, formatDiagnostic } from '../../diagnostics';
+import { diagnostic } from '../../diagnostics';
 import { protocolFor } from '../../protocol';
-import type { CompiledPolicy, Diagnostic, HookEvent } from '../../types';
-import { appendDecisionRecord, type DecisionRecord } from '../decision-log';
-import { isoTime } from '../iso-time';
-import { redactPatterns, redactRecord } from '../redact';
+import type { CompiledPolicy, Decision, Diagnostic, HookEvent } from '../../types';
+import { recordDecision } from '../decision-log';
 import { failOpenRecord, recordFailOpen } from './record';
 
 export interface UnjudgedAnswer {
@@ -25,6 +24,8 @@ export interface UnjudgedAnswer {
   problems: Diagnostic[];
   onError: 'open' | 'closed';
   now: number;
+  /** The webhook sender script (tests); defaults as recordDecision's. */
+  webhookSender?: string;
 }
 
 /**
@@ -52,17 +53,22 @@ export function noteUnjudged(answer: UnjudgedAnswer): Diagnostic[] {
   try {
     policy = answer.policy();
   } catch {
-    // No policy to read a log file from: the counter above holds the fail-open.
+    // No policy to read log settings from: the counter above holds the fail-open.
   }
-  const file = policy?.settings.log.file;
-  if (!policy || !file) return warnings;
-  const record: DecisionRecord = {
-    time: isoTime(answer.now), session_id: session, event: answer.eventName ?? '(unreadable)', tool, agent: null,
-    outcome: 'none', rules: [], reason: null, paths: [],
-    errors: answer.problems.filter((d) => d.severity === 'error').map(formatDiagnostic),
-    policy: policy.sources.map((s) => s.file), fail_open: true,
+  if (!policy) return warnings;
+  // A decision with its errors (log.record's `error`), wherever the policy logs: file, webhook, team database, OTLP.
+  const decision: Decision = {
+    event: answer.eventName ?? '(unreadable)', agent: event && typeof event.agent_type === 'string' ? event.agent_type : null, tool,
+    outcome: 'none', reason: null, decidedBy: [], hits: [], contexts: [], warnings: [], trace: [], bypass: null,
+    errors: answer.problems.filter((d) => d.severity === 'error'),
   };
-  const logged = appendDecisionRecord(file, answer.projectRoot, redactRecord(record, redactPatterns(policy.settings.log)));
-  if (logged) warnings.push(logged);
+  try {
+    warnings.push(...recordDecision({
+      decision, event: event ?? { hook_event_name: decision.event }, policy, projectRoot: answer.projectRoot, now: new Date(answer.now),
+      env: answer.env, webhookSender: answer.webhookSender, failOpen: true,
+    }));
+  } catch (e) {
+    warnings.push(diagnostic('log-error', `cannot log a fail-open: ${(e as Error).message}`));
+  }
   return warnings;
 }
