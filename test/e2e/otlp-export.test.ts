@@ -129,7 +129,8 @@ describe('decisions exported to an OTLP receiver', () => {
       'hookpolicy.duration_ms': line.duration_ms,
     });
     // The remote copy anchors the log's hash chain: the line's `prev`, when the log carries one.
-    if ('prev' in line) expect(log.attributes['hookpolicy.prev']).toBe(line.prev);
+    expect(line.prev).toMatch(/^[0-9a-f]{64}$/);
+    expect(log.attributes['hookpolicy.prev']).toBe(line.prev);
     expect(log.timeUnixNano).toBe(BigInt(Date.parse(line.time as string)) * 1_000_000n);
     // The span is the hook execution: it ends at the record's time and lasts duration_ms.
     expect(span).toMatchObject({ name: 'PreToolUse Write', kind: 1, status: { code: 0 } });
@@ -163,6 +164,23 @@ describe('decisions exported to an OTLP receiver', () => {
     expect(logLines(box)).toHaveLength(2);
     expect(waiting(box)).toEqual([]);
     expect(receiver.requests).toEqual([]);
+  });
+
+  it('a fail-open (the policy broken after it was built) is exported as ERROR with hookpolicy.fail_open', async () => {
+    receiver = await startOtlpReceiver();
+    box = makeSandbox({ '.claude/policies.yaml': ENV_POLICY });
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint };
+    expect(await run(box, 's-built', env)).toMatchObject({ stdout: DENY, exitCode: 0 });
+    box.write('.claude/policies.yaml', `${ENV_POLICY}  - id: [broken\n`);
+    const r = await run(box, 's-broken', env);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain('"deny"');
+    await receiver.waitFor({ logs: 2, spans: 2 }, 15_000);
+    const failed = receiver.logs.find((l) => l.attributes['session.id'] === 's-broken');
+    expect(failed).toMatchObject({ severityNumber: 17, severityText: 'ERROR' });
+    expect(failed!.attributes).toMatchObject({ 'hookpolicy.fail_open': true, 'hookpolicy.outcome': 'none' });
+    expect((failed!.attributes['hookpolicy.errors'] as string[]).length).toBeGreaterThan(0);
+    expect(receiver.spans.find((s) => s.attributes['session.id'] === 's-broken')!.status.code).toBe(2);
   });
 });
 
@@ -254,4 +272,28 @@ describe('the collector down or failing: the runner does not wait, nothing is lo
     expect(receiver.spans.length).toBe(sessions.length);
     expect(waiting(box)).toEqual([]);
   }, 90_000);
+});
+
+describe('the confined agent against the export', () => {
+  it('cannot switch it off nor forge or drop spooled records: each try is refused, and the refusal itself is exported', async () => {
+    receiver = await startOtlpReceiver();
+    box = makeSandbox({ '.claude/policies.yaml': ENV_POLICY });
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint };
+    const box_ = box;
+    const tries: Array<[string, Record<string, unknown>]> = [
+      ['Write', { file_path: box_.file('.claude/policies.yaml'), content: 'version: 1\nsettings:\n  log:\n    otlp: false\n' }],
+      ['Write', { file_path: path.join(outbox(box_), 'forged.rec'), content: '{}' }],
+      ['Bash', { command: `echo '{}' > ${outbox(box_)}/forged.rec` }],
+      ['Bash', { command: `rm -rf ${outbox(box_)}` }],
+    ];
+    for (const [i, [tool, input]] of tries.entries()) {
+      const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: `try-${i}`, cwd: box_.dir, tool_name: tool, tool_input: input });
+      const r = await spawnHook(event, { projectDir: box_.dir, cacheDir: box_.cacheDir, env });
+      expect(r.exitCode).toBe(0);
+      expect((JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe('deny');
+    }
+    await receiver.waitFor({ logs: tries.length, spans: tries.length }, 15_000);
+    expect(receiver.logs.map((l) => [l.attributes['session.id'], l.attributes['hookpolicy.outcome'], l.severityText]).sort())
+      .toEqual(tries.map((_, i) => [`try-${i}`, 'deny', 'WARN']));
+  });
 });
