@@ -17,6 +17,8 @@ import type { ShipItem } from '../../engine/host/postgres/ship';
 import { makeProject, type TempProject } from '../support/run-hook';
 import { runCli } from '../support/run-cli';
 import { diagnosticBlock } from '../support/doc-sections';
+import { startFakeModel } from '../support/fake-model-server';
+import { firstSession, memoryPolicy, runAsync } from '../support/memory-process';
 import { postgresOrSkip, startPostgres, type PostgresServer } from '../support/postgres-server';
 
 const bin = postgresOrSkip();
@@ -294,6 +296,34 @@ describePg('the runner ships to PostgreSQL', () => {
     expect((await rows<{ text: string }>(`SELECT text FROM hookpolicy_memory WHERE session = 's-down' ORDER BY at, id`)).map((x) => x.text).sort())
       .toEqual(['rm -rf down-0', 'rm -rf down-1', 'rm -rf down-2', 'rm -rf down-3']);
   }, 60_000);
+
+  it('sixteen runners at once: every record arrives exactly once', async () => {
+    const env = { HOOKPOLICY_DATABASE_URL: server.url };
+    const runs = await Promise.all(Array.from({ length: 16 }, (_, i) => runAsync(p, bash('s-burst', `rm -rf burst-${i}`), env)));
+    expect(runs.filter((r) => r.code !== 0 || r.stderr !== '')).toEqual([]);
+    await eventually(async () => (await rows(`SELECT 1 FROM hookpolicy_memory WHERE session = 's-burst'`)).length >= 16 && (await rows(`SELECT 1 FROM hookpolicy_decisions WHERE session_id = 's-burst'`)).length >= 16 && outboxRecords(p).length === 0, 20_000, 'every record');
+    const texts = (await rows<{ text: string }>(`SELECT text FROM hookpolicy_memory WHERE session = 's-burst'`)).map((r) => r.text).sort();
+    expect(texts).toEqual(Array.from({ length: 16 }, (_, i) => `rm -rf burst-${i}`).sort());
+    expect(await rows(`SELECT count(*)::int AS n FROM hookpolicy_decisions WHERE session_id = 's-burst'`)).toEqual([{ n: 16 }]);
+  }, 40_000);
+
+  it('the memory process\'s prose summary is shipped too', async () => {
+    const model = await startFakeModel();
+    const q = makeProject(memoryPolicy(`    summarizer: { url: "${model.url}", api: anthropic, model: claude-haiku-4-5, key_env: TEAM_KEY }`));
+    try {
+      model.options.summary = 'Built the JWT middleware; the build passes.';
+      const end = await firstSession(q, 's-prose', { TEAM_KEY: 'k', HOOKPOLICY_DATABASE_URL: server.url });
+      expect([end.code, end.stderr]).toEqual([0, '']);
+      await eventually(async () => (await rows(`SELECT 1 FROM hookpolicy_memory WHERE session = 's-prose' AND fields->>'source' = 'anthropic'`)).length === 1, 20_000, 'the prose summary');
+      expect(await rows(`SELECT kind, text, fields->>'model' AS model FROM hookpolicy_memory WHERE session = 's-prose' AND kind = 'summary' ORDER BY id`)).toEqual([
+        { kind: 'summary', text: '1 file changed (src/auth/jwt.ts); 1 command (npm run build)', model: null },
+        { kind: 'summary', text: 'Built the JWT middleware; the build passes.', model: 'claude-haiku-4-5' },
+      ]);
+    } finally {
+      q.remove();
+      await model.close();
+    }
+  }, 40_000);
 
   it('a bad URL changes no answer: a postgres-error warning naming the variable, never the URL', () => {
     const r = p.run(bash('s-bad', 'rm -rf x'), { env: { HOOKPOLICY_DATABASE_URL: 'mysql://root:hunter2@db/x' } });

@@ -7,7 +7,8 @@
  * record), never on a terminal. It ends by itself at its deadline, whatever it waits on.
  */
 import { isoTime } from '../iso-time';
-import { appendToJournal, type JournalRecord } from '../memory/journal';
+import { appendToJournal, boundedRecord, type JournalRecord } from '../memory/journal';
+import { shipToPostgres } from '../postgres/ship';
 import { openMemoryIndex, type MemoryIndex } from '../memory/memory-index';
 import { embedRecords } from './embed-records';
 import { parseJob, type SummarizerJob } from './job';
@@ -71,10 +72,10 @@ function recentEmbeddingError(index: MemoryIndex): boolean {
 
 function append(j: SummarizerJob, draft: Pick<JournalRecord, 'kind' | 'importance' | 'text' | 'fields'>, session: string | null): void {
   const s = j.summary;
+  const record: JournalRecord = { at: isoTime(Date.now()), session, agent: s?.agent ?? null, event: s?.event ?? 'memory', rule: s?.rule ?? 'hookpolicy-memory', ...draft };
   try {
-    appendToJournal(j.store.dir, j.store.projectRoot, [{
-      at: isoTime(Date.now()), session, agent: s?.agent ?? null, event: s?.event ?? 'memory', rule: s?.rule ?? 'hookpolicy-memory', ...draft,
-    }]);
+    appendToJournal(j.store.dir, j.store.projectRoot, [record]);
+    shipToPostgres(process.env, j.store.projectRoot, [{ type: 'memory', record: boundedRecord(record) }]);
   } catch {
     // The store cannot be written either: there is nowhere left to say it.
   }

@@ -10,7 +10,8 @@ import { privacyGlobMatches } from '../../memory/privacy';
 import { summaryPrompt } from '../../memory/summary-prompt';
 import type { CompiledSummarizer, MemoryRecord } from '../../types';
 import { isoTime } from '../iso-time';
-import { appendToJournal, type JournalRecord } from '../memory/journal';
+import { appendToJournal, boundedRecord, type JournalRecord } from '../memory/journal';
+import { shipToPostgres } from '../postgres/ship';
 import type { MemoryIndex } from '../memory/memory-index';
 import { askClaude, findCommand } from './claude-cli';
 import type { SummarizerJob } from './job';
@@ -84,6 +85,8 @@ function append<K extends 'stored' | 'failed'>(
   const { summary, store } = job;
   const record: JournalRecord = { at: isoTime(options.now()), session: summary.session, agent: summary.agent, event: summary.event, rule: summary.rule, ...draft };
   appendToJournal(store.dir, store.projectRoot, [record]);
+  // The team database too, as the runner's records (a problem there has nowhere to be said).
+  shipToPostgres(options.env, store.projectRoot, [{ type: 'memory', record: boundedRecord(record) }]);
   return { [outcome]: record } as { [P in K]: JournalRecord };
 }
 
