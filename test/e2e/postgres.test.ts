@@ -325,6 +325,21 @@ describePg('the runner ships to PostgreSQL', () => {
     }
   }, 40_000);
 
+  it('the agent cannot plant, edit or remove outbox items: the cache folder is hookpolicy\'s own (self-protection)', () => {
+    const env = { HOOKPOLICY_DATABASE_URL: server.url };
+    const outbox = path.join(p.cacheDir, OUTBOX);
+    const attempts = [
+      { tool_name: 'Write', tool_input: { file_path: path.join(outbox, 'zz-forged.rec'), content: '{"v":1}' } },
+      { tool_name: 'Bash', tool_input: { command: `echo '{"v":1}' > ${outbox}/zz-forged.rec` } },
+      { tool_name: 'Bash', tool_input: { command: `mv ${outbox} /tmp/gone` } },
+    ];
+    for (const attempt of attempts) {
+      const r = p.run({ hook_event_name: 'PreToolUse', session_id: 's-plant', ...attempt }, { env });
+      const answer = (r.json as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+      expect([attempt.tool_input, answer.permissionDecision, answer.permissionDecisionReason]).toEqual([attempt.tool_input, 'deny', expect.stringContaining('hookpolicy')]);
+    }
+  });
+
   it('a bad URL changes no answer: a postgres-error warning naming the variable, never the URL', () => {
     const r = p.run(bash('s-bad', 'rm -rf x'), { env: { HOOKPOLICY_DATABASE_URL: 'mysql://root:hunter2@db/x' } });
     expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm' } });
