@@ -13,6 +13,15 @@ export interface ExplainInput {
   ruleCount: number;
   /** Absolute file paths are shown relative to this folder when inside it. */
   projectRoot?: string;
+  /** Where the runner would export this decision to OpenTelemetry; absent when export is off or the decision is not recorded. */
+  otlp?: ExplainOtlp;
+}
+
+/** The OTLP/HTTP URLs a recorded decision goes to, and what turned export on. */
+export interface ExplainOtlp {
+  logs: string | null;
+  traces: string | null;
+  from: 'log.otlp' | 'environment';
 }
 
 export interface ExplainJson {
@@ -24,6 +33,8 @@ export interface ExplainJson {
   /** Rules of the policy that were not candidates for this event and tool. */
   notConsidered: number;
   output: HookResponse;
+  /** Present when the runner would export the decision to OpenTelemetry. */
+  otlp?: ExplainOtlp;
 }
 
 /**
@@ -33,7 +44,7 @@ export interface ExplainJson {
 export function explainJson(input: ExplainInput): ExplainJson {
   const { event, agent, tool, trace: _all, ...rest } = input.decision;
   const trace = shownTrace(input.decision);
-  return { event, agent, tool, decision: rest, rules: trace, notConsidered: notConsidered(input, trace), output: input.response };
+  return { event, agent, tool, decision: rest, rules: trace, notConsidered: notConsidered(input, trace), output: input.response, ...(input.otlp ? { otlp: input.otlp } : {}) };
 }
 
 /** The team's rules in the trace, and a built-in rule only when it fired (its list of protected files is noise otherwise). */
@@ -67,6 +78,7 @@ export function explainText(input: ExplainInput): string {
   if (d.bypass) lines.push(`  bypass: ${d.bypass.env}=${d.bypass.value} turned off ${d.bypass.rules.join(', ')}`);
   if (d.records || d.droppedRecords) lines.push(`  records: ${d.records?.length ?? 0} to store, ${d.droppedRecords ?? 0} dropped by the privacy filter`);
   for (const e of d.errors) lines.push(`  ${formatDiagnostic(e)}`);
+  if (input.otlp) lines.push(`  exported to OpenTelemetry (${input.otlp.from}): logs ${input.otlp.logs ?? '(off)'}, traces ${input.otlp.traces ?? '(off)'}`);
   lines.push('');
   lines.push('Output (what `policy hook` writes):');
   lines.push(`  exit code: ${response.exitCode}`);

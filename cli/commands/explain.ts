@@ -9,10 +9,12 @@ import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
 import { diagnostic, formatDiagnostic, hasErrors } from '../../engine/diagnostics';
 import { evaluate } from '../../engine/evaluate';
-import { explainJson, explainText } from '../../engine/explain';
+import { explainJson, explainText, type ExplainOtlp } from '../../engine/explain';
 import { renderResponse } from '../../engine/render';
 import { InMemoryMemory, memoryRecords, memorySeeds } from '../../engine/memory/in-memory';
-import type { CompiledPolicy, Diagnostic, Facts, HookEvent } from '../../engine/types';
+import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent } from '../../engine/types';
+import { shouldRecord } from '../../engine/evaluate/log-categories';
+import { otlpTarget } from '../../engine/host/otlp/enqueue';
 import { compileGuarded } from '../../engine/host/compile-entry';
 import { discoverPolicyFiles } from '../../engine/host/discover';
 import { createFileFacts } from '../../engine/host/file-facts';
@@ -85,9 +87,16 @@ export function register(program: Command): void {
       const decision = await evaluate(policy, event, { projectRoot, env: process.env, facts, now });
       if (memory && 'close' in memory) memory.close();
       const response = renderResponse(decision, { onError: policy.settings.onError });
-      const input = { decision, response, ruleCount: policy.rules.filter((r) => !isBuiltInRule(r)).length, projectRoot };
+      const input = { decision, response, ruleCount: policy.rules.filter((r) => !isBuiltInRule(r)).length, projectRoot, ...explainOtlp(policy, decision, process.env) };
       process.stdout.write(options.json ? `${JSON.stringify(explainJson(input), null, 2)}\n` : explainText(input));
     });
+}
+
+/** Where the runner, with this environment, would export the decision to OpenTelemetry (nothing when it would not). */
+function explainOtlp(policy: CompiledPolicy, decision: Decision, env: NodeJS.ProcessEnv): { otlp?: ExplainOtlp } {
+  const target = otlpTarget(policy.settings.log, env);
+  if (!target || !shouldRecord(decision, policy, true)) return {};
+  return { otlp: { logs: target.logs, traces: target.traces, from: policy.settings.log.otlp ? 'log.otlp' : 'environment' } };
 }
 
 /** The project's store, as the runner reads it (opened only when a let asks); null when the policy turns it off. */

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { freePort, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
 import { makeSandbox, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
 import { REPO_ROOT } from '../support/run-hook';
+import { runCli } from '../support/run-cli';
 
 const DENY = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":".env holds secrets."}}\n';
 
@@ -181,6 +182,24 @@ describe('decisions exported to an OTLP receiver', () => {
     expect(failed!.attributes).toMatchObject({ 'hookpolicy.fail_open': true, 'hookpolicy.outcome': 'none' });
     expect((failed!.attributes['hookpolicy.errors'] as string[]).length).toBeGreaterThan(0);
     expect(receiver.spans.find((s) => s.attributes['session.id'] === 's-broken')!.status.code).toBe(2);
+  });
+});
+
+describe('policy explain tells whether a decision would be exported, and where', () => {
+  it('on through the variable, through log.otlp, off with log.otlp: false', () => {
+    box = makeSandbox({ '.claude/policies.yaml': ENV_POLICY });
+    const event = box.write('event.json', writeEvent(box, 's'));
+    const explain = (env: Record<string, string>, json = false) => runCli(['explain', event, ...(json ? ['--json'] : [])], { cwd: box!.dir, env: { CLAUDE_PROJECT_DIR: box!.dir, ...env } });
+    const byEnv = explain({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c.example:4318' });
+    expect(byEnv.code).toBe(0);
+    expect(byEnv.stdout).toContain('  exported to OpenTelemetry (environment): logs http://c.example:4318/v1/logs, traces http://c.example:4318/v1/traces\n');
+    expect(JSON.parse(explain({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c.example:4318', OTEL_TRACES_EXPORTER: 'none' }, true).stdout).otlp)
+      .toEqual({ logs: 'http://c.example:4318/v1/logs', traces: null, from: 'environment' });
+    expect(explain({}).stdout).not.toContain('OpenTelemetry');
+    box.write('.claude/policies.yaml', ENV_POLICY.replace('    file: logs/decisions.jsonl', '    otlp: { endpoint: "http://p.example:4318" }'));
+    expect(explain({}).stdout).toContain('  exported to OpenTelemetry (log.otlp): logs http://p.example:4318/v1/logs, traces http://p.example:4318/v1/traces\n');
+    box.write('.claude/policies.yaml', ENV_POLICY.replace('    file: logs/decisions.jsonl', '    otlp: false'));
+    expect(explain({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c.example:4318' }).stdout).not.toContain('OpenTelemetry');
   });
 });
 
