@@ -52,3 +52,17 @@ it('isDecisionRecord', () => {
   expect(isDecisionRecord({ ...record, rules: 'a' })).toBe(false);
   expect(isDecisionRecord(null)).toBe(false);
 });
+
+it('docs/operations.md lists exactly the attributes sent', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const doc = (require('fs') as typeof import('fs')).readFileSync(path.join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
+  const start = doc.indexOf('## OpenTelemetry');
+  const next = doc.indexOf('\n## ', start + 1);
+  const section = doc.slice(start, next < 0 ? undefined : next);
+  const rowNames = (heading: string) => {
+    const table = section.slice(section.indexOf(heading), section.indexOf('\n\n', section.indexOf('| --- |', section.indexOf(heading))));
+    return table.split('\n').filter((l) => l.startsWith('| `')).flatMap((l) => [...l.split('|')[1].matchAll(/`([a-z_.]+)`/g)].map((m) => m[1]));
+  };
+  expect(rowNames('Attributes of each log record').sort()).toEqual([...Object.values(ATTR), SEMCONV.sessionId].sort());
+  expect(rowNames('Resource attributes')).toEqual(expect.arrayContaining([SEMCONV.serviceName, SEMCONV.serviceVersion, SEMCONV.hostName, SEMCONV.userName, SEMCONV.userId]));
+});
