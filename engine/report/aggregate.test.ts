@@ -11,6 +11,7 @@ const LOG = [
   line('09:03:00.000', 'allow', { rules: ['allow-tests'], command: 'npm test' }),
   line('09:04:00.000', 'none', { tool: null, event: 'Stop', errors: ['/p/.claude/policies.yaml:4:7: error expression-error: boom', 'x: warning input-oversized: big'] }),
   line('09:05:00.000', 'deny', { rules: ['no-env-writes'], errors: ['/p/.claude/policies.yaml:9:3: error deadline-exceeded: late'], bypass: { env: 'HOOKPOLICY_OFF', value: '1', rules: [] } }),
+  line('09:06:00.000', 'none', { tool: null, event: '(unreadable)', errors: ['error event-invalid: stdin is not JSON'], fail_open: true }),
   'not json {',
   '',
   '{"time":"yesterday","outcome":"deny","rules":[]}',
@@ -22,15 +23,15 @@ describe('aggregateReport', () => {
   const report = aggregateReport(LOG);
 
   it('counts decisions by outcome, and garbled lines (not blank ones)', () => {
-    expect([report.decisions, report.garbled, report.outside]).toEqual([6, 4, 0]);
-    expect(report.outcomes).toEqual({ deny: 3, ask: 1, block: 0, allow: 1, none: 1, total: 6 });
-    expect([report.first, report.last]).toEqual(['2026-01-14T09:00:00.000Z', '2026-01-14T09:05:00.000Z']);
+    expect([report.decisions, report.garbled, report.outside]).toEqual([7, 4, 0]);
+    expect(report.outcomes).toEqual({ deny: 3, ask: 1, block: 0, allow: 1, none: 2, total: 7 });
+    expect([report.first, report.last]).toEqual(['2026-01-14T09:00:00.000Z', '2026-01-14T09:06:00.000Z']);
   });
 
   it('per agent (the main session as (main)), per rule (once per decision), per tool (the event when there is none)', () => {
-    expect(report.agents.rows.map((r) => [r.key, r.value.total, r.value.deny])).toEqual([['(main)', 5, 2], ['murdock', 1, 1]]);
+    expect(report.agents.rows.map((r) => [r.key, r.value.total, r.value.deny])).toEqual([['(main)', 6, 2], ['murdock', 1, 1]]);
     expect(report.rules.rows.map((r) => [r.key, r.value.total])).toEqual([['no-env-writes', 3], ['allow-tests', 1], ['ask-migrations', 1]]);
-    expect(report.tools.rows.map((r) => r.key)).toEqual(['Bash', '(Stop)', 'Write']);
+    expect(report.tools.rows.map((r) => r.key)).toEqual(['Bash', '(Stop)', '(unreadable)', 'Write']);
   });
 
   it('the paths and commands denied most often, each once per decision', () => {
@@ -39,20 +40,20 @@ describe('aggregateReport', () => {
   });
 
   it('errors by code and message, those that let the call through, the latest first; bypasses', () => {
-    expect([report.errors.decisions, report.errors.letThrough]).toEqual([2, 1]);
-    expect(report.errors.codes.rows.map((r) => r.key)).toEqual(['deadline-exceeded', 'expression-error', 'input-oversized']);
-    expect(report.errors.recent.map((e) => [e.time.slice(11, 16), e.outcome, e.others])).toEqual([['09:05', 'deny', 0], ['09:04', 'none', 1]]);
+    expect([report.errors.decisions, report.errors.letThrough, report.errors.unjudged]).toEqual([3, 2, 1]);
+    expect(report.errors.codes.rows.map((r) => r.key)).toEqual(['deadline-exceeded', 'event-invalid', 'expression-error', 'input-oversized']);
+    expect(report.errors.recent.map((e) => [e.time.slice(11, 16), e.outcome, e.others, e.unjudged])).toEqual([['09:06', 'none', 0, true], ['09:05', 'deny', 0, false], ['09:04', 'none', 1, false]]);
     expect(report.bypasses).toEqual({ decisions: 1, envs: { rows: [{ key: 'HOOKPOLICY_OFF', value: 1 }], more: { keys: 0, total: 0 } } });
   });
 
   it('buckets the timeline', () => {
     expect(report.timeline?.stepMs).toBe(60_000);
-    expect(report.timeline?.buckets.map((b) => b.total)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(report.timeline?.buckets.map((b) => b.total)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   });
 
   it('keeps the period: --since inclusive, --until exclusive', () => {
     const r = aggregateReport(LOG, { sinceMs: Date.parse('2026-01-14T09:01:00Z'), untilMs: Date.parse('2026-01-14T09:04:00Z') });
-    expect([r.decisions, r.outside, r.first, r.last]).toEqual([3, 3, '2026-01-14T09:01:00.000Z', '2026-01-14T09:03:00.000Z']);
+    expect([r.decisions, r.outside, r.first, r.last]).toEqual([3, 4, '2026-01-14T09:01:00.000Z', '2026-01-14T09:03:00.000Z']);
   });
 
   it('shows the top rows and sums up the rest', () => {

@@ -27,6 +27,8 @@ export interface RecentError {
   rules: string[];
   /** The first error of the record. */
   message: string;
+  /** Answered without judging the event (`fail_open: true`). */
+  unjudged: boolean;
   /** How many more errors the record has. */
   others: number;
 }
@@ -55,6 +57,8 @@ export interface ReportData {
     decisions: number;
     /** Of those, the ones whose outcome let the call through (allow or none): failed open. */
     letThrough: number;
+    /** Of those, the ones the runner answered without judging the event at all (`fail_open: true`). */
+    unjudged: number;
     /** By diagnostic code (`expression-error`, ...). */
     codes: Ranked<number>;
     messages: Ranked<number>;
@@ -110,6 +114,7 @@ export function reportAggregator(options: ReportOptions = {}): ReportAggregator 
   const bypassEnvs = new Map<string, number>();
   let errorDecisions = 0;
   let letThrough = 0;
+  let unjudged = 0;
   let bypasses = 0;
 
   function addRecord(r: ReportRecord): void {
@@ -122,7 +127,7 @@ export function reportAggregator(options: ReportOptions = {}): ReportAggregator 
     decisions++;
     bump(outcomes, r.outcome);
     bump(countsOf(agents, r.agent ?? '(main)'), r.outcome);
-    bump(countsOf(tools, r.tool ?? (r.event === UNKNOWN_EVENT ? '(none)' : `(${r.event})`)), r.outcome);
+    bump(countsOf(tools, r.tool ?? toolless(r.event)), r.outcome);
     for (const rule of new Set(r.rules)) bump(countsOf(rules, rule), r.outcome);
     if (r.outcome === 'deny') {
       for (const p of new Set(r.paths)) increment(deniedPaths, p);
@@ -138,11 +143,12 @@ export function reportAggregator(options: ReportOptions = {}): ReportAggregator 
   function addErrors(r: ReportRecord): void {
     errorDecisions++;
     if (r.outcome === 'allow' || r.outcome === 'none') letThrough++;
+    if (r.failOpen) unjudged++;
     for (const e of r.errors) {
       increment(errorCodes, /(?:^|: )(?:error|warning|info) ([a-z0-9-]+): /.exec(e)?.[1] ?? '(no code)');
       increment(errorMessages, e);
     }
-    const error: RecentError = { time: r.time, event: r.event, tool: r.tool, agent: r.agent, outcome: r.outcome, rules: r.rules, message: r.errors[0], others: r.errors.length - 1 };
+    const error: RecentError = { time: r.time, event: r.event, tool: r.tool, agent: r.agent, outcome: r.outcome, rules: r.rules, message: r.errors[0], others: r.errors.length - 1, unjudged: r.failOpen };
     // Kept newest first, at most recentMax: errors are few, and a flood costs recentMax per record.
     const at = recent.findIndex((x) => x.timeMs < r.timeMs);
     if (at === -1 && recent.length >= recentMax) return;
@@ -185,6 +191,7 @@ export function reportAggregator(options: ReportOptions = {}): ReportAggregator 
         errors: {
           decisions: errorDecisions,
           letThrough,
+          unjudged,
           codes: ranked(errorCodes, top, (n) => n),
           messages: ranked(errorMessages, top, (n) => n),
           recent: recent.map((x) => x.error),
@@ -203,6 +210,12 @@ export function aggregateReport(lines: Iterable<string>, options: ReportOptions 
   const aggregator = reportAggregator(options);
   for (const line of lines) aggregator.add(line);
   return aggregator.result();
+}
+
+/** The tools table's row for an event without a tool: `(Stop)`; `(unreadable)` as the fail-open record names it. */
+function toolless(event: string): string {
+  if (event === UNKNOWN_EVENT) return '(none)';
+  return event.startsWith('(') && event.endsWith(')') ? event : `(${event})`;
 }
 
 export function counts(): OutcomeCounts {

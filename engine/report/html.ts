@@ -119,7 +119,7 @@ function countTable(table: Ranked<number>, name: string, unit: string, plural: s
 function errors(data: ReportData, o: RenderReportOptions): string {
   const e = data.errors;
   const parts = [
-    `<p>${formatCount(e.decisions)} ${e.decisions === 1 ? 'decision' : 'decisions'} logged with errors; ${formatCount(e.letThrough)} of them let the call through (outcome allow or none: the guard failed open).</p>`,
+    `<p>${formatCount(e.decisions)} ${e.decisions === 1 ? 'decision' : 'decisions'} logged with errors; ${formatCount(e.letThrough)} of them let the call through (outcome allow or none: the guard failed open)${e.unjudged > 0 ? `, ${formatCount(e.unjudged)} without judging the event at all (<code>fail_open</code>: no policy, a cache error, a malformed event)` : ''}.</p>`,
   ];
   if (o.failOpen) parts.push(failOpenCounter(o.failOpen));
   else if (o.failOpen === null) parts.push('<p class="note">No fail-open counter could be read for this project.</p>');
@@ -127,7 +127,7 @@ function errors(data: ReportData, o: RenderReportOptions): string {
     parts.push(`<h3>By code</h3>${countTable(e.codes, 'code', 'errors', 'codes')}`);
     parts.push(`<h3>Most frequent</h3>${countTable(e.messages, 'error', 'times', 'errors')}`);
     const head = '<tr><th>time (UTC)</th><th>event</th><th>tool</th><th>agent</th><th>outcome</th><th>rules</th><th>first error</th></tr>';
-    const rows = e.recent.map((r) => `<tr><td class="time">${escapeText(minute(r.time, true))}</td>${textCell(r.event)}${textCell(r.tool ?? '')}${textCell(r.agent ?? '(main)')}<td class="o-text-${r.outcome}">${r.outcome}</td>${textCell(r.rules.join(', '))}${textCell(r.message + (r.others > 0 ? ` (+${r.others} more)` : ''))}</tr>`);
+    const rows = e.recent.map((r) => `<tr><td class="time">${escapeText(minute(r.time, true))}</td>${textCell(r.event)}${textCell(r.tool ?? '')}${textCell(r.agent ?? '(main)')}<td class="o-text-${r.outcome}">${r.outcome}${r.unjudged ? ' (fail-open)' : ''}</td>${textCell(r.rules.join(', '))}${textCell(r.message + (r.others > 0 ? ` (+${r.others} more)` : ''))}</tr>`);
     parts.push(`<h3>Latest</h3><table class="recent">${head}${rows.join('')}</table>`);
   }
   if (data.bypasses.decisions > 0) {

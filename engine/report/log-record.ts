@@ -20,6 +20,8 @@ export interface ReportRecord {
   command: string | null;
   errors: string[];
   bypass: { env: string } | null;
+  /** The runner answered without judging the event (`fail_open: true`, written by engine/host/fail-open/). */
+  failOpen: boolean;
 }
 
 /** The event of a record that names none. */
@@ -56,6 +58,7 @@ export function parseLogLine(line: string): ReportRecord | null {
     command: typeof r.command === 'string' && r.command !== '' ? r.command : null,
     errors: strings(r.errors),
     bypass: bypass ? { env: typeof bypass.env === 'string' ? bypass.env : '(unknown)' } : null,
+    failOpen: r.fail_open === true,
   };
 }
 

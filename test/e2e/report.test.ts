@@ -168,4 +168,15 @@ describe('from the runner to the page', () => {
     expect(sectionTable(page(dir), 'denied-commands')).toEqual([['command', 'denials'], ['GITHUB_TOKEN=ghp_[REDACTED] git push --force origin main # [REDACTED]', '2']]);
     expect(page(dir)).not.toContain('ghp_abcdef');
   });
+
+  it('the runner fails open on a malformed event, and the page counts it', () => {
+    const dir = project('');
+    for (const stdin of ['not json', '{"hook_event_name": 7}']) {
+      expect(runHook(stdin, { projectDir: dir, cacheDir: path.join(dir, '.cache') }).stdout).toContain('failing open');
+    }
+    expect(policyReport(dir, []).code).toBe(0);
+    const html = page(dir);
+    expect(html).toContain('The runner answered 2 calls without judging them and let them through');
+    expect(sectionTable(html, 'errors').slice(0, 2)).toEqual([['code', 'fail-opens'], ['event-malformed', '2']]);
+  });
 });
