@@ -103,15 +103,13 @@ function failOpenCounts(projectRoot: string, sinceMs?: number, untilMs?: number)
     const open = before(counter.records);
     const codes = new Map<string, number>();
     for (const r of open) codes.set(r.code, (codes.get(r.code) ?? 0) + 1);
-    // `closed` (the records) is newer than `failClosed` (their count): without it the count is not cut at --until.
-    const closedRecords = (counter as { closed?: { time: string }[] }).closed;
-    const closed = untilMs === undefined || closedRecords === undefined ? counter.failClosed : before(closedRecords).length;
+    const closed = untilMs === undefined ? counter.failClosed : before(counter.closed).length;
     return {
       total: open.length,
       failClosed: closed,
       byCode: [...codes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([key, value]) => ({ key, value })),
       latest: open.slice(-10).reverse().map((r) => ({ time: r.time, event: r.event, tool: r.tool, code: r.code, message: r.message })),
-      problems: (counter as { problems?: string[] }).problems ?? [],
+      problems: counter.problems,
       files: counter.files.length,
     };
   } catch {
