@@ -83,6 +83,17 @@ async function rows<T = Record<string, unknown>>(sql: string, params: unknown[] 
   }
 }
 
+async function rowsIn(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  const client = new Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Polls `probe` until it returns true (or throws after `ms`). */
 async function eventually(probe: () => Promise<boolean>, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
@@ -308,14 +319,16 @@ describePg('the runner ships to PostgreSQL', () => {
   }, 40_000);
 
   it('the memory process\'s prose summary is shipped too', async () => {
+    // A database of its own: its JWT summary must not show up in the search tests' results.
+    const url = await freshDatabase('prose');
     const model = await startFakeModel();
     const q = makeProject(memoryPolicy(`    summarizer: { url: "${model.url}", api: anthropic, model: claude-haiku-4-5, key_env: TEAM_KEY }`));
     try {
       model.options.summary = 'Built the JWT middleware; the build passes.';
-      const end = await firstSession(q, 's-prose', { TEAM_KEY: 'k', HOOKPOLICY_DATABASE_URL: server.url });
+      const end = await firstSession(q, 's-prose', { TEAM_KEY: 'k', HOOKPOLICY_DATABASE_URL: url });
       expect([end.code, end.stderr]).toEqual([0, '']);
-      await eventually(async () => (await rows(`SELECT 1 FROM hookpolicy_memory WHERE session = 's-prose' AND fields->>'source' = 'anthropic'`)).length === 1, 20_000, 'the prose summary');
-      expect(await rows(`SELECT kind, text, fields->>'model' AS model FROM hookpolicy_memory WHERE session = 's-prose' AND kind = 'summary' ORDER BY id`)).toEqual([
+      await eventually(async () => (await rowsIn(url, `SELECT 1 FROM hookpolicy_memory WHERE session = 's-prose' AND fields->>'source' = 'anthropic'`)).length === 1, 20_000, 'the prose summary');
+      expect(await rowsIn(url, `SELECT kind, text, fields->>'model' AS model FROM hookpolicy_memory WHERE session = 's-prose' AND kind = 'summary' ORDER BY id`)).toEqual([
         { kind: 'summary', text: '1 file changed (src/auth/jwt.ts); 1 command (npm run build)', model: null },
         { kind: 'summary', text: 'Built the JWT middleware; the build passes.', model: 'claude-haiku-4-5' },
       ]);
