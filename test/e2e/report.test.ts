@@ -113,6 +113,14 @@ describe('policy report', () => {
     expect(html).not.toContain('No counter file was found');
   });
 
+  it('shows a tampered counter (a symlink at its path) as a problem', () => {
+    const dir = project(LOG);
+    fs.writeFileSync(path.join(dir, 'elsewhere.jsonl'), '');
+    fs.symlinkSync(path.join(dir, 'elsewhere.jsonl'), path.join(dir, '.cache', 'fail-opens.jsonl'));
+    expect(policyReport(dir, []).code).toBe(0);
+    expect(page(dir)).toMatch(/<p class="alert">[^<]*fail-opens\.jsonl cannot be read \(a symbolic link\)<\/p>/);
+  });
+
   it('says when there is no fail-open counter file rather than counting 0', () => {
     const dir = project(LOG);
     expect(policyReport(dir, []).code).toBe(0);
