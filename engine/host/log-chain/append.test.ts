@@ -125,6 +125,44 @@ describe('appendDecisionRecord', () => {
     expect(verifyFile(path.join(dir, 'decisions.jsonl')).lines).toBe(1);
   });
 
+  it('the lock is a symlink naming its process (pid host nonce), never followed; a second taker waits and gives up', () => {
+    const lock = lockPathOf(path.join(tmp(), 'decisions.jsonl'));
+    const first = acquireLogLock(lock);
+    expect(first.held).toBe(true);
+    expect(fs.lstatSync(lock).isSymbolicLink()).toBe(true);
+    expect(fs.readlinkSync(lock)).toMatch(new RegExp(`^${process.pid} ${os.hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} [0-9a-z]+$`));
+    const second = acquireLogLock(lock, { waitMs: 30 });
+    expect(second).toMatchObject({ held: false, why: `${lock} was held for longer than 30 ms` });
+    second.release();
+    expect(fs.lstatSync(lock).isSymbolicLink()).toBe(true);
+    first.release();
+    expect(() => fs.lstatSync(lock)).toThrow(/ENOENT/);
+  });
+
+  it('a lock left by a runner that died (a symlink naming a gone pid) is taken over at once', async () => {
+    const dir = tmp();
+    const lock = lockPathOf(path.join(dir, 'decisions.jsonl'));
+    const child = spawn(process.execPath, ['-e', '']);
+    const pid = child.pid as number;
+    await new Promise((resolve) => child.on('exit', resolve));
+    fs.symlinkSync(`${pid} ${os.hostname()} dead1234`, lock);
+    const started = Date.now();
+    expect(appendDecisionRecord('decisions.jsonl', dir, record(1))).toBeNull();
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(() => fs.lstatSync(lock)).toThrow(/ENOENT/);
+  });
+
+  it('a release after the lock was taken over leaves the new holder\'s lock alone', () => {
+    const lock = lockPathOf(path.join(tmp(), 'decisions.jsonl'));
+    const first = acquireLogLock(lock);
+    fs.unlinkSync(lock);
+    const second = acquireLogLock(lock);
+    first.release();
+    expect(fs.lstatSync(lock).isSymbolicLink()).toBe(true);
+    second.release();
+    expect(() => fs.lstatSync(lock)).toThrow(/ENOENT/);
+  });
+
   it('takes over a lock whose process is gone, at once', async () => {
     const dir = tmp();
     const lock = lockPathOf(path.join(dir, 'decisions.jsonl'));

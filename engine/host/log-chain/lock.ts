@@ -1,15 +1,18 @@
 /**
  * The lock that serializes appends to one decision log: reading the last line and
- * appending the next must be one step, or two runners chain to the same line. It is a
- * file beside the log (`decisions.jsonl.lock`), made with O_EXCL (never through a symlink)
- * and holding `pid host`. A runner waits for it a bounded time and never blocks: a lock
- * whose process is gone (same host) or older than LOCK_STALE_MS is taken over; when the
- * wait runs out the caller appends without it (the record is never dropped) and warns.
+ * appending the next must be one step, or two runners chain to the same line. It sits
+ * beside the log (`decisions.jsonl.lock`) and is made atomically or not at all: a symbolic
+ * link whose text is `pid host nonce` (one syscall, fails when anything is at the path,
+ * and is never followed: only lstat, readlink and unlink touch it), or where symlinks
+ * cannot be made (Windows without the privilege), a file made with O_EXCL | O_NOFOLLOW.
+ * A runner waits for it a bounded time and never blocks: a lock whose process is gone
+ * (same host) or older than LOCK_STALE_MS is taken over; when the wait runs out the
+ * caller appends without it (the record is never dropped) and warns.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 
-/** How long a runner waits for the lock in all; the critical section takes well under 1 ms. */
+/** How long a runner waits for the lock in all; it is held for well under 1 ms. */
 export const LOCK_WAIT_MS = 1500;
 /** A lock older than this belongs to a runner that died or hangs: it is taken over. */
 export const LOCK_STALE_MS = 1000;
@@ -34,6 +37,8 @@ export interface LogLock {
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
+/** Set once symlinks turn out not to be allowed here: the O_EXCL file from then on. */
+let filesOnly = false;
 
 /**
  * Takes the lock at `lockPath`, waiting at most `waitMs`. Never throws.
@@ -43,11 +48,12 @@ export function acquireLogLock(lockPath: string, options: LogLockOptions = {}): 
   const now = options.now ?? Date.now;
   const waitMs = options.waitMs ?? LOCK_WAIT_MS;
   const staleMs = options.staleMs ?? LOCK_STALE_MS;
+  const owner = `${process.pid} ${os.hostname()} ${Math.random().toString(36).slice(2, 10)}`;
   const deadline = now() + waitMs;
   let delay = 1;
   for (;;) {
     try {
-      return create(lockPath);
+      return create(lockPath, owner);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return notHeld(`cannot make the lock ${lockPath}: ${(e as Error).message}`);
     }
@@ -60,21 +66,35 @@ export function acquireLogLock(lockPath: string, options: LogLockOptions = {}): 
   }
 }
 
-function create(lockPath: string): LogLock {
+function create(lockPath: string, owner: string): LogLock {
+  if (!filesOnly) {
+    try {
+      fs.symlinkSync(owner, lockPath);
+      return held(lockPath, () => fs.readlinkSync(lockPath) === owner);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
+      filesOnly = true;
+    }
+  }
   const fd = fs.openSync(lockPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK, 0o600);
   let ino: number;
   try {
     ino = fs.fstatSync(fd).ino;
-    fs.writeSync(fd, `${process.pid} ${os.hostname()}`);
+    fs.writeSync(fd, owner);
   } finally {
     fs.closeSync(fd);
   }
+  return held(lockPath, () => fs.lstatSync(lockPath).ino === ino);
+}
+
+function held(lockPath: string, stillOurs: () => boolean): LogLock {
   return {
     held: true,
     release() {
       try {
         // Only this runner's own lock: one taken over meanwhile belongs to another.
-        if (fs.lstatSync(lockPath).ino === ino) fs.unlinkSync(lockPath);
+        if (stillOurs()) fs.unlinkSync(lockPath);
       } catch {
         // Already gone (taken over and released): nothing to give up.
       }
@@ -88,7 +108,7 @@ function notHeld(why: string): LogLock {
 
 /**
  * True when the lock at `lockPath` was stale and is gone now (or was gone already): the
- * caller tries again at once. Only plain files and symlinks are removed, never a folder.
+ * caller tries again at once. Only symlinks and plain files are removed, never a folder.
  */
 function takeOverStale(lockPath: string, nowMs: number, staleMs: number): boolean {
   let stat: fs.Stats;
@@ -98,8 +118,8 @@ function takeOverStale(lockPath: string, nowMs: number, staleMs: number): boolea
     return true;
   }
   if (!stat.isFile() && !stat.isSymbolicLink()) return false;
-  if (!(nowMs - stat.mtimeMs > staleMs || (stat.isFile() && ownerIsGone(lockPath)))) return false;
-  // Moved aside, then checked to be the file judged stale: two runners taking over at
+  if (!(nowMs - stat.mtimeMs > staleMs || ownerIsGone(lockPath, stat))) return false;
+  // Moved aside, then checked to be the lock judged stale: two runners taking over at
   // once must not remove the fresh lock the first one made.
   const aside = `${lockPath}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
@@ -122,25 +142,36 @@ function takeOverStale(lockPath: string, nowMs: number, staleMs: number): boolea
 }
 
 /** The lock names a process of this host that no longer runs. */
-function ownerIsGone(lockPath: string): boolean {
-  let text: string;
-  try {
-    const fd = fs.openSync(lockPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    try {
-      const buf = Buffer.alloc(256);
-      text = buf.toString('utf8', 0, fs.readSync(fd, buf, 0, buf.length, 0));
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
-  const m = /^(\d+) (.*)$/.exec(text);
+function ownerIsGone(lockPath: string, stat: fs.Stats): boolean {
+  const text = stat.isSymbolicLink() ? readLink(lockPath) : readSmallFile(lockPath);
+  const m = text === null ? null : /^(\d+) (\S*)/.exec(text);
   if (!m || m[2] !== os.hostname() || Number(m[1]) === process.pid) return false;
   try {
     process.kill(Number(m[1]), 0);
     return false;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function readLink(file: string): string | null {
+  try {
+    return fs.readlinkSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function readSmallFile(file: string): string | null {
+  try {
+    const fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    try {
+      const buf = Buffer.alloc(256);
+      return buf.toString('utf8', 0, fs.readSync(fd, buf, 0, buf.length, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
   }
 }
