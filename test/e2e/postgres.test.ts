@@ -286,10 +286,11 @@ describePg('the runner ships to PostgreSQL', () => {
         expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm' } });
       }
       // Two items per event (the decision, the record), waiting while the shipper retries.
-      await new Promise((res) => setTimeout(res, 600));
+      const lock = path.join(p.cacheDir, OUTBOX, 'sender.lock');
+      await eventually(async () => fs.existsSync(lock), 10_000, 'the shipper to start');
+      await new Promise((res) => setTimeout(res, 300));
       expect(outboxRecords(p)).toHaveLength(6);
       // The agent kills the shipper: the records stay where they are.
-      const lock = path.join(p.cacheDir, OUTBOX, 'sender.lock');
       const pid = Number(fs.readFileSync(lock, 'utf8'));
       process.kill(pid, 'SIGKILL');
       await new Promise((res) => setTimeout(res, 300));
