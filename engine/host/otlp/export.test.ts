@@ -83,6 +83,15 @@ describe('OtlpExporter', () => {
     expect([receiver.logs.length, receiver.spans.length]).toEqual([1, 1]);
   });
 
+  it('sets aside a batch the collector refuses for good (400); a 500 or 401 is tried again', async () => {
+    receiver = await startOtlpReceiver();
+    const t = target(receiver.endpoint, { timeoutMs: 300 });
+    for (const [status, expected] of [[400, 'rejected'], [413, 'rejected'], [500, 'retry'], [401, 'retry'], [429, 'retry']] as const) {
+      receiver.answer(status);
+      expect([status, (await deliverInChild([item(t)])).deliveries]).toEqual([status, [expected]]);
+    }
+  });
+
   it('queues the half not taken again: logs accepted, traces refused', async () => {
     receiver = await startOtlpReceiver();
     const down = `http://127.0.0.1:${await freePort()}`;

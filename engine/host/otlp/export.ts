@@ -84,14 +84,18 @@ export class OtlpExporter {
       const wants = (i: OtlpItem, s: 'logs' | 'traces') => target[s] !== null && (i.signals ?? ['logs', 'traces']).includes(s);
       const logItems = items.filter(({ item }) => wants(item, 'logs'));
       const spanItems = items.filter(({ item }) => wants(item, 'traces'));
-      const [logsOk, spansOk] = await Promise.all([
-        logItems.length > 0 ? this.exportLogs(target, logItems.map((e) => e.item)) : true,
-        spanItems.length > 0 ? this.exportSpans(target, spanItems.map((e) => e.item)) : true,
+      const [logs, traces] = await Promise.all([
+        logItems.length > 0 ? this.exportLogs(target, logItems.map((e) => e.item)) : 'sent' as const,
+        spanItems.length > 0 ? this.exportSpans(target, spanItems.map((e) => e.item)) : 'sent' as const,
       ]);
+      const state = { logs, traces };
       for (const { index, item } of items) {
-        const left = [...(wants(item, 'logs') && !logsOk ? ['logs' as const] : []), ...(wants(item, 'traces') && !spansOk ? ['traces' as const] : [])];
-        const all = (wants(item, 'logs') ? 1 : 0) + (wants(item, 'traces') ? 1 : 0);
-        deliveries[index] = left.length === 0 ? 'sent' : left.length === all ? 'retry' : this.requeue({ ...item, signals: left });
+        const signals = (['logs', 'traces'] as const).filter((s) => wants(item, s));
+        const left = signals.filter((s) => state[s] === 'retry');
+        const refused = signals.some((s) => state[s] === 'rejected');
+        // Nothing to try again: sent, or set aside when the collector refused a part for good.
+        if (left.length === 0) deliveries[index] = refused ? 'rejected' : 'sent';
+        else deliveries[index] = left.length === signals.length ? 'retry' : this.requeue({ ...item, signals: left });
       }
     }
     return deliveries;
@@ -112,7 +116,7 @@ export class OtlpExporter {
     }
   }
 
-  private async exportLogs(target: OtlpTarget, items: OtlpItem[]): Promise<boolean> {
+  private async exportLogs(target: OtlpTarget, items: OtlpItem[]): Promise<Delivery> {
     const collected: ReadableLogRecord[] = [];
     const provider = new LoggerProvider({ resource: this.resource, processors: [logCollector((r) => collected.push(r))] });
     const logger = provider.getLogger(SCOPE, PACKAGE_VERSION);
@@ -132,10 +136,10 @@ export class OtlpExporter {
       });
     }
     const exporter = cached(this.logExporters, target, target.logs, (config) => new OTLPLogExporter(config), this.options.env);
-    return exporter !== null && exportThrough(exporter, collected);
+    return exporter === null ? 'retry' : exportThrough(exporter, collected);
   }
 
-  private async exportSpans(target: OtlpTarget, items: OtlpItem[]): Promise<boolean> {
+  private async exportSpans(target: OtlpTarget, items: OtlpItem[]): Promise<Delivery> {
     const collected: ReadableSpan[] = [];
     // Each span gets its item's ids (spanContextOf): its log record points at it, and a
     // retried span is the same span.
@@ -152,7 +156,7 @@ export class OtlpExporter {
       span.end(timing.endMs);
     }
     const exporter = cached(this.traceExporters, target, target.traces, (config) => new OTLPTraceExporter(config), this.options.env);
-    return exporter !== null && exportThrough(exporter, collected);
+    return exporter === null ? 'retry' : exportThrough(exporter, collected);
   }
 }
 
@@ -174,14 +178,25 @@ function spanCollector(take: (s: ReadableSpan) => void): SpanProcessor {
   };
 }
 
-/** The exporter's own verdict on one export: true only when the collector accepted it. */
-function exportThrough<T>(exporter: { export(items: T[], done: (r: ExportResult) => void): void }, items: T[]): Promise<boolean> {
-  if (items.length === 0) return Promise.resolve(true);
+/** Statuses that say the payload itself is wrong: sending it again cannot help. */
+const REFUSED_FOR_GOOD = new Set([400, 413, 415]);
+
+/**
+ * The exporter's own verdict on one export: sent only when the collector accepted it (2xx);
+ * rejected when it refused the payload for good (400, 413, 415); retry for anything else
+ * (no connection, a timeout, 5xx, 429, 401/403 until the credentials are fixed).
+ */
+function exportThrough<T>(exporter: { export(items: T[], done: (r: ExportResult) => void): void }, items: T[]): Promise<Delivery> {
+  if (items.length === 0) return Promise.resolve('sent');
   return new Promise((resolve) => {
     try {
-      exporter.export(items, (result) => resolve(result.code === ExportResultCode.SUCCESS));
+      exporter.export(items, (result) => {
+        if (result.code === ExportResultCode.SUCCESS) return resolve('sent');
+        const status = (result.error as { code?: unknown } | undefined)?.code;
+        resolve(typeof status === 'number' && REFUSED_FOR_GOOD.has(status) ? 'rejected' : 'retry');
+      });
     } catch {
-      resolve(false);
+      resolve('retry');
     }
   });
 }
