@@ -54,6 +54,23 @@ export function superLinearReason(source: string, flags = ''): string | null {
   return cache.get(key) ?? null;
 }
 
+/**
+ * The verdicts this process worked out (`flags/source` to reason, null: linear), for a
+ * cache that keeps them across processes.
+ * @example safetyVerdicts() // [['/\\brm\\s', null]]
+ */
+export function safetyVerdicts(): Array<[string, string | null]> {
+  return [...cache];
+}
+
+/**
+ * Verdicts an earlier process of the same engine worked out, taken as this process's own
+ * (the policy cache keeps them: engine/host/cache/regex-verdicts.ts).
+ */
+export function rememberSafetyVerdicts(verdicts: ReadonlyArray<readonly [string, string | null]>): void {
+  for (const [key, reason] of verdicts) if (cache.size <= 1000) cache.set(key, reason);
+}
+
 function classify(source: string, flags: string): string | null {
   // One character behind a bounded lookaround is read as that character (regex-atom-guards.ts).
   const src = relaxAtomGuards(source);

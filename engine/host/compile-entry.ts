@@ -9,6 +9,7 @@ import { withSelfProtection, type SelfProtectionFacts } from '../self-protection
 import { createFsReader, defaultPackDir } from './fs-reader';
 import { selfProtectionFacts } from './self-protection-facts';
 import type { SourceHash } from './cache';
+import { withRegexVerdicts } from './cache/regex-verdicts';
 
 export interface CompileResult {
   policy: CompiledPolicy | null;
@@ -34,11 +35,14 @@ export function compilePolicyFiles(roots: string[], packDir: string = defaultPac
 
 /**
  * compilePolicyFiles with the built-in self-protection rules, the facts read from `env`
- * (the runner's cache miss and every command that answers as the runner does).
+ * (the runner's cache miss and every command that answers as the runner does). With the
+ * policy cache's folders, the regex-safety verdicts of earlier compiles are reused there
+ * (cache/regex-verdicts.ts).
  * @example compileGuarded(['/p/.claude/policies.yaml'], process.env, '/p')
  */
-export function compileGuarded(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string): CompileResult {
-  return compilePolicyFiles(roots, defaultPackDir(), selfProtectionFacts(env, projectRoot));
+export function compileGuarded(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string, cacheDirs?: readonly string[]): CompileResult {
+  const compile = () => compilePolicyFiles(roots, defaultPackDir(), selfProtectionFacts(env, projectRoot));
+  return cacheDirs ? withRegexVerdicts(cacheDirs, compile) : compile();
 }
 
 /** A broken policy that says `on_error: closed` still fails closed, even on a cold cache. */

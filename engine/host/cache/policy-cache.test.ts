@@ -162,13 +162,18 @@ describe('loadPolicyForEvent (the runner\'s views)', () => {
     const first = forEvent('PreToolUse', 'Bash');
     expect([first.fromCache, first.policy?.rules.map((r) => r.id), builds]).toEqual([false, ['a-bash', 'a-write', 'a-stop'], 1]);
     const name = cacheFileName([root()], 'test').replace(/\.json$/, '');
+    const views = () => cacheFiles().filter((f) => f.startsWith(`${name}.view.`));
     expect(cacheFiles().filter((f) => f.startsWith(`${name}.head`))).toHaveLength(1);
-    // One view per event for other tools, one per named tool: PreToolUse (other, Bash, Write), Stop (other).
-    expect(cacheFiles().filter((f) => f.startsWith(`${name}.view.`))).toHaveLength(4);
+    // The build writes the view of the event that built it; each other kind cuts its own once.
+    expect(views()).toHaveLength(1);
     expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['a-bash']);
     expect(forEvent('PreToolUse', 'Write').policy?.rules.map((r) => r.id)).toEqual(['a-write']);
     expect(forEvent('PreToolUse', 'Read').policy?.rules.map((r) => r.id)).toEqual([]);
     expect(forEvent('Stop', null).policy?.rules.map((r) => r.id)).toEqual(['a-stop']);
+    // One view per event for other tools, one per named tool: PreToolUse (other, Bash, Write), Stop (other).
+    expect(views()).toHaveLength(4);
+    expect(forEvent('PreToolUse', 'Write').policy?.rules.map((r) => r.id)).toEqual(['a-write']);
+    expect(views()).toHaveLength(4);
     const none = forEvent('SessionStart', null);
     expect([none.fromCache, none.policy?.rules, none.policy?.settings.onError, builds]).toEqual([true, [], 'open', 1]);
   });
@@ -182,20 +187,28 @@ describe('loadPolicyForEvent (the runner\'s views)', () => {
     expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['b-bash']);
   });
 
-  it('falls back to the whole artefact when a view is missing or from another build, and writes the views again', () => {
+  it('cuts a missing view, or one from another build, from the full artefact and writes it; without the artefact, loads the long way', () => {
     forEvent('Stop', null);
     const views = cacheFiles().filter((f) => f.includes('.view.'));
     for (const f of views) fs.rmSync(path.join(cacheDir, f));
     const missing = forEvent('PreToolUse', 'Bash');
-    expect([missing.fromCache, missing.policy?.rules.map((r) => r.id), builds]).toEqual([true, ['a-bash', 'a-write', 'a-stop'], 1]);
-    expect(cacheFiles().filter((f) => f.includes('.view.'))).toHaveLength(4);
+    expect([missing.fromCache, missing.policy?.rules.map((r) => r.id), builds]).toEqual([true, ['a-bash'], 1]);
+    expect(cacheFiles().filter((f) => f.includes('.view.'))).toHaveLength(1);
     expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['a-bash']);
+
+    // The full artefact gone too: the head alone cannot serve a new kind of event.
+    const full = cacheFiles().find((f) => /^[0-9a-f]+\.json$/.test(f)) as string;
+    fs.rmSync(path.join(cacheDir, full));
+    const long = forEvent('PreToolUse', 'Write');
+    expect([long.fromCache, long.policy?.rules.map((r) => r.id), builds]).toEqual([false, ['a-bash', 'a-write', 'a-stop'], 2]);
 
     const head = cacheFiles().find((f) => f.includes('.head.')) as string;
     const text = JSON.parse(unsealed(fs.readFileSync(path.join(cacheDir, head), 'utf8')) as string);
     fs.writeFileSync(path.join(cacheDir, head), sealed(JSON.stringify({ ...text, build: 'another-build' })));
     const foreign = forEvent('PreToolUse', 'Bash');
-    expect([foreign.fromCache, foreign.policy?.rules.map((r) => r.id), builds]).toEqual([true, ['a-bash', 'a-write', 'a-stop'], 1]);
+    expect([foreign.fromCache, foreign.policy?.rules.map((r) => r.id), builds]).toEqual([true, ['a-bash'], 2]);
+    const rewritten = cacheFiles().filter((f) => f.includes('.view.')).map((f) => JSON.parse(unsealed(fs.readFileSync(path.join(cacheDir, f), 'utf8')) as string) as { build: string; tool: string | null });
+    expect(rewritten.find((v) => v.tool === 'Bash')?.build).toBe('another-build');
   });
 
   it('a policy that does not build is reported as by loadPolicy', () => {
@@ -229,14 +242,14 @@ describe('what a build removes from the cache folder', () => {
     age(stemOf('old'), 8);
     age(stemOf('recent'), 6);
     age(stemOf('old', [otherRoot]), 30);
-    expect(filesOf(stemOf('old')).length).toBeGreaterThanOrEqual(3);
+    expect(filesOf(stemOf('old')).length).toBeGreaterThanOrEqual(2);
 
     const current = withEngine('test');
     expect(current.fromCache).toBe(false);
     expect(filesOf(stemOf('old'))).toEqual([]);
-    expect(filesOf(stemOf('recent')).length).toBeGreaterThanOrEqual(3);
-    expect(filesOf(stemOf('old', [otherRoot])).length).toBeGreaterThanOrEqual(3);
-    expect(filesOf(stemOf('test')).length).toBeGreaterThanOrEqual(3);
+    expect(filesOf(stemOf('recent')).length).toBeGreaterThanOrEqual(2);
+    expect(filesOf(stemOf('old', [otherRoot])).length).toBeGreaterThanOrEqual(2);
+    expect(filesOf(stemOf('test')).length).toBeGreaterThanOrEqual(2);
     expect(withEngine('test').fromCache).toBe(true);
   });
 
@@ -254,19 +267,20 @@ describe('what a build removes from the cache folder', () => {
 
     expect(withEngine('test').fromCache).toBe(false);
     expect(filesOf(stemOf('test', [gone]))).toEqual([]);
-    expect(filesOf(stemOf('test', [kept])).length).toBeGreaterThanOrEqual(3);
+    expect(filesOf(stemOf('test', [kept])).length).toBeGreaterThanOrEqual(2);
   });
 
   it('removes the views a rebuild no longer has', () => {
     const twoTools = 'version: 1\nrules:\n  - { id: b, on: PreToolUse, tools: Bash, command: ["^rm "], deny: "no" }\n  - { id: w, on: PreToolUse, tools: Write, paths: { deny: [".env"] }, deny: "no" }\n';
     fs.writeFileSync(root(), twoTools);
     const forEvent = (event: string, tool: string | null) => loadPolicyForEvent({ roots: [root()], env: {}, compiler, dirs: [cacheDir], engineVersion: 'test' }, event, tool);
-    forEvent('PreToolUse', 'Bash');
+    for (const tool of ['Bash', 'Write', 'Read']) forEvent('PreToolUse', tool);
     const views = () => filesOf(stemOf('test')).filter((f) => f.includes('.view.'));
     expect(views()).toHaveLength(3); // Bash, Write, other tools
     fs.writeFileSync(root(), 'version: 1\nrules:\n  - { id: b, on: PreToolUse, tools: Bash, command: ["^rm "], deny: "no" }\n');
     expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['b']);
-    expect(views()).toHaveLength(2); // Bash, other tools
+    expect(views()).toHaveLength(1); // the rebuild's Bash view; the old build's are gone
     expect(forEvent('PreToolUse', 'Write').policy?.rules).toEqual([]);
+    expect(views()).toHaveLength(2); // Bash, other tools (Write has no view of its own any more)
   });
 });

@@ -12,9 +12,9 @@ import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherBuilds, tak
 import type { CompileResult } from '../compile-entry';
 import { ENGINE_VERSION } from '../engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
-import { policyFromView, viewTool } from './policy-views';
+import { policyFromView, viewTool, type PolicyView } from './policy-views';
 import { checkSources, fingerprintSources, hashFile, type SourceHash } from './sources';
-import { parseJson, readHeads, readView, storeViews, writeHead } from './view-store';
+import { parseJson, readHeads, readView, storeView, storeViews, writeHead, type WantedView } from './view-store';
 
 /** What is stored: the policy and the hashes that keep it valid. */
 export interface CachedArtefact {
@@ -28,7 +28,7 @@ export interface CachedArtefact {
 export interface PolicyCompiler {
   compilePolicyFiles(roots: string[]): CompileResult;
   /** The same with the built-in self-protection rules (dist/compile.cjs has it; test compilers may not). */
-  compileGuarded?(roots: string[], env: Readonly<Record<string, string | undefined>>): CompileResult;
+  compileGuarded?(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string, cacheDirs?: readonly string[]): CompileResult;
 }
 
 export interface LoadPolicyOptions {
@@ -66,7 +66,7 @@ export interface LoadPolicyResult {
  * then null with the build's diagnostics, `fromCache` true.
  * @example loadPolicy({ roots: ['/p/.claude/policies.yaml'], env, compiler: () => require('../compile.cjs') })
  */
-export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
+export function loadPolicy(options: LoadPolicyOptions, wanted: WantedView = { event: '', tool: null }): LoadPolicyResult {
   const engine = options.engineVersion ?? ENGINE_VERSION;
   const dirs = options.dirs ?? cacheDirectories(options.env);
   const name = cacheFileName(options.roots, engine);
@@ -88,10 +88,10 @@ export function loadPolicy(options: LoadPolicyOptions): LoadPolicyResult {
   }
 
   const compiler = options.compiler();
-  const built = compiler.compileGuarded ? compiler.compileGuarded(options.roots, options.env) : compiler.compilePolicyFiles(options.roots);
+  const built = compiler.compileGuarded ? compiler.compileGuarded(options.roots, options.env, undefined, dirs) : compiler.compilePolicyFiles(options.roots);
   const sources = fingerprintSources(built.sources, hash, now());
   if (built.policy) {
-    const errors = storeArtefact(dirs, name, { engine, roots: options.roots, sources, policy: built.policy });
+    const errors = storeArtefact(dirs, name, { engine, roots: options.roots, sources, policy: built.policy }, wanted);
     if (errors.length > 0) warnings.push(diagnostic('cache-error', `cannot write the policy cache (${errors.join('; ')})`));
     if (failed) forgetFailedBuild(dirs, name);
   } else if (cacheableFailure(built.diagnostics)) {
@@ -119,26 +119,27 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
     const check = checkSources(head.sources, options.hash ?? hashFile, now());
     if (!check.fresh) break;
     const which = viewTool(head.views, event, tool);
-    const view = which === undefined ? null : readView(dirs, name, head.build, event, which);
+    // The first event of its kind since the build cuts its view from the full artefact.
+    const view = which === undefined ? null : readView(dirs, name, head.build, event, which) ?? viewFromArtefact(dirs, name, engine, options, head.build, event, which);
     if (view === undefined) break;
     if (check.refreshed) writeHead(dirs, name, { ...head, sources: check.refreshed });
     const sources = check.refreshed ?? head.sources;
     return reported({ policy: policyFromView(head.policy, view), diagnostics: [], warnings, fromCache: true, lastOnError: head.policy.settings.onError, sources });
   }
-  const loaded = loadPolicy(options);
-  // A fresh full artefact without views (they were removed, or a concurrent build replaced them): write them again.
-  if (loaded.policy && loaded.fromCache) storeViews(dirs, name, { engine, roots: options.roots, sources: loaded.sources, policy: loaded.policy });
+  const loaded = loadPolicy(options, { event, tool });
+  // A fresh full artefact without a head (it was removed, or a concurrent build replaced it): write it again.
+  if (loaded.policy && loaded.fromCache) storeViews(dirs, name, { engine, roots: options.roots, sources: loaded.sources, policy: loaded.policy }, { event, tool });
   return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
 }
 
 /**
- * Writes the full artefact, its views and their head (last, so that a head on disk
- * always finds its views), then removes other builds' old files for the same roots and
- * the builds whose roots are gone. Returns the errors met.
+ * Writes the full artefact, the view `wanted` needs and their head (last, so that a head
+ * on disk always finds its artefact), then removes other builds' old files for the same
+ * roots and the builds whose roots are gone. Returns the errors met.
  */
-function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact): string[] {
+function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact, wanted: WantedView): string[] {
   const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
-  const errors = [...('errors' in written ? written.errors : []), ...storeViews(dirs, name, artefact)];
+  const errors = [...('errors' in written ? written.errors : []), ...storeViews(dirs, name, artefact, wanted)];
   if ('file' in written) {
     const dir = path.dirname(written.file);
     const now = Date.now();
@@ -146,6 +147,20 @@ function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact): 
     removeAbandonedBuilds(dir, name, now);
   }
   return errors;
+}
+
+/**
+ * The view of the head's build for `event` and `tool`, cut from the full artefact when it
+ * is fresh and built from the same roots, and written for the next event; undefined when
+ * there is none (the runner then loads the policy the long way).
+ */
+function viewFromArtefact(dirs: string[], name: string, engine: string, options: LoadPolicyOptions, build: string, event: string, tool: string | null): PolicyView | null | undefined {
+  const now = options.now ?? Date.now;
+  for (const artefact of readArtefacts(dirs, name, engine).artefacts) {
+    if (!sameList(artefact.roots, options.roots) || !checkSources(artefact.sources, options.hash ?? hashFile, now()).fresh) continue;
+    return storeView(dirs, name, artefact.policy, build, event, tool);
+  }
+  return undefined;
 }
 
 /**

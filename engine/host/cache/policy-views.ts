@@ -25,26 +25,38 @@ export interface PolicyView {
 export type ViewCatalog = Record<string, string[]>;
 
 /**
+ * For each event with rules, the tools that get a view of their own.
+ * @example viewCatalog(policy) // { PreToolUse: ['Bash', 'Write'], Stop: [] }
+ */
+export function viewCatalog(policy: CompiledPolicy): ViewCatalog {
+  const catalog: ViewCatalog = {};
+  for (const [event, bucket] of Object.entries(policy.index.byEvent)) catalog[event] = Object.keys(bucket.byTool);
+  return catalog;
+}
+
+/**
+ * The view of `policy` for `event` and `tool` (a tool of the catalog, or null for the
+ * event's other tools and tool-less events); null when the event has no rules.
+ * @example policyView(policy, 'b1', 'PreToolUse', 'Bash')?.rules // the rules a Bash call can meet
+ */
+export function policyView(policy: CompiledPolicy, build: string, event: string, tool: string | null): PolicyView | null {
+  const bucket = Object.prototype.hasOwnProperty.call(policy.index.byEvent, event) ? policy.index.byEvent[event] : undefined;
+  if (!bucket) return null;
+  // Other tools can meet any patterned rule; a tool-less event meets only anyTool rules.
+  const indices = tool === null
+    ? [...bucket.anyTool, ...bucket.patterned]
+    : [...bucket.anyTool, ...(bucket.byTool[tool] ?? []), ...bucket.patterned.filter((i) => anyMatch(policy.rules[i].tools?.patterns ?? [], tool))];
+  const rules = [...new Set(indices)].sort((a, b) => a - b).map((i) => policy.rules[i]);
+  return { build, event, tool, rules, index: buildRuleIndex(rules) };
+}
+
+/**
  * Every view of `policy`, and the catalog that says which exist.
  * @example policyViews(policy, 'b1').catalog // { PreToolUse: ['Bash', 'Write'], Stop: [] }
  */
 export function policyViews(policy: CompiledPolicy, build: string): { catalog: ViewCatalog; views: PolicyView[] } {
-  const catalog: ViewCatalog = {};
-  const views: PolicyView[] = [];
-  const cut = (event: string, tool: string | null, indices: Iterable<number>) => {
-    const rules = [...new Set(indices)].sort((a, b) => a - b).map((i) => policy.rules[i]);
-    views.push({ build, event, tool, rules, index: buildRuleIndex(rules) });
-  };
-  for (const [event, bucket] of Object.entries(policy.index.byEvent)) {
-    const tools = Object.keys(bucket.byTool);
-    catalog[event] = tools;
-    // Other tools can meet any patterned rule; a tool-less event meets only anyTool rules.
-    cut(event, null, [...bucket.anyTool, ...bucket.patterned]);
-    for (const tool of tools) {
-      const patterned = bucket.patterned.filter((i) => anyMatch(policy.rules[i].tools?.patterns ?? [], tool));
-      cut(event, tool, [...bucket.anyTool, ...bucket.byTool[tool], ...patterned]);
-    }
-  }
+  const catalog = viewCatalog(policy);
+  const views = Object.entries(catalog).flatMap(([event, tools]) => [null, ...tools].map((tool) => policyView(policy, build, event, tool) as PolicyView));
   return { catalog, views };
 }
 

@@ -1,13 +1,15 @@
 /**
  * The runner's views of an artefact on disk (policy-views.ts says what they hold): one
  * `<hash>.view.<key>.json` per event and tool, and `<hash>.head.json`, written last, which
- * names the build whose views it goes with; views the new build does not have are then
- * removed. Written and read through cache-store.ts.
+ * names the build whose views it goes with; views of earlier builds are then removed.
+ * Views are written as events need them: a new build writes the view of the event that
+ * built it, and the first event of each other kind cuts its own from the full artefact
+ * (a policy edit then writes 2 or 3 files, not 30). Written and read through cache-store.ts.
  */
 import type { CompiledPolicy } from '../../types';
 import * as path from 'path';
 import { readCacheFiles, removeOtherViews, shortKey, writeCacheFile } from './cache-store';
-import { isViewOf, policyFromView, policyViews, type PolicyView, type ViewCatalog } from './policy-views';
+import { isViewOf, policyFromView, policyView, viewCatalog, viewTool, type PolicyView, type ViewCatalog } from './policy-views';
 import type { SourceHash } from './sources';
 
 /** The head of an artefact's views: the policy without its rules, and which views its build wrote. */
@@ -20,26 +22,43 @@ export interface CachedHead {
   views: ViewCatalog;
 }
 
+/** The event (and tool) a view is wanted for. */
+export interface WantedView {
+  event: string;
+  tool: string | null;
+}
+
 /**
- * Writes the views of `artefact` for the cache file `name`, then their head, then removes
- * the views of earlier builds that this one no longer has. Returns the errors met (none:
- * every view and the head were written).
+ * Writes a new build's head for `artefact`, with the view `wanted` needs (when its event
+ * has rules), then removes the views of earlier builds. Returns the errors met (none: the
+ * view and the head were written).
  */
-export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHead, 'build' | 'views'>): string[] {
+export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHead, 'build' | 'views'>, wanted: WantedView): string[] {
   const build = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  const { catalog, views } = policyViews(artefact.policy, build);
-  const errors: string[] = [];
+  const catalog = viewCatalog(artefact.policy);
+  const which = viewTool(catalog, wanted.event, wanted.tool);
+  const view = which === undefined ? null : policyView(artefact.policy, build, wanted.event, which);
   const written = new Map<string, Set<string>>();
-  for (const view of views) {
+  if (view) {
     const file = viewName(name, view.event, view.tool);
     const result = writeCacheFile(dirs, file, JSON.stringify(view));
-    if ('errors' in result) errors.push(...result.errors);
-    else addTo(written, path.dirname(result.file), file);
+    if ('errors' in result) return result.errors;
+    addTo(written, path.dirname(result.file), file);
   }
-  if (errors.length > 0) return errors;
   const headErrors = writeHead(dirs, name, { ...artefact, build, policy: policyFromView(artefact.policy, null), views: catalog });
   if (headErrors.length === 0) for (const [dir, files] of written) removeOtherViews(dir, name, files);
   return headErrors;
+}
+
+/**
+ * Cuts the view of `build` for `event` and `tool` from the full policy of that build and
+ * writes it beside the head, for the events after this one. Returns the view, also when it
+ * could not be written.
+ */
+export function storeView(dirs: string[], name: string, policy: CompiledPolicy, build: string, event: string, tool: string | null): PolicyView | null {
+  const view = policyView(policy, build, event, tool);
+  if (view) writeCacheFile(dirs, viewName(name, event, tool), JSON.stringify(view));
+  return view;
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
