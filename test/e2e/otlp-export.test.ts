@@ -155,6 +155,15 @@ describe('decisions exported to an OTLP receiver', () => {
     expect(fs.existsSync(box.file('logs'))).toBe(false);
   });
 
+  it('the variable alone exports the decisions log.record asks for, in a policy that logs nowhere', async () => {
+    receiver = await startOtlpReceiver();
+    box = makeSandbox({ '.claude/policies.yaml': ENV_POLICY.replace('settings:\n  log:\n    file: logs/decisions.jsonl\n', '') });
+    expect(await run(box, 's-bare', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint })).toMatchObject({ stdout: DENY, stderr: '', exitCode: 0 });
+    await receiver.waitFor({ logs: 1, spans: 1 }, 15_000);
+    expect(receiver.logs.map((l) => [l.attributes['session.id'], l.attributes['hookpolicy.rule']])).toEqual([['s-bare', 'no-env']]);
+    expect(fs.existsSync(box.file('logs'))).toBe(false);
+  });
+
   it('log.otlp: false keeps export off though OTEL_EXPORTER_OTLP_ENDPOINT is set; so does OTEL_SDK_DISABLED', async () => {
     receiver = await startOtlpReceiver();
     box = makeSandbox({ '.claude/policies.yaml': ENV_POLICY.replace('    file: logs/decisions.jsonl', '    file: logs/decisions.jsonl\n    otlp: false') });
@@ -301,6 +310,8 @@ describe('the confined agent against the export', () => {
     const box_ = box;
     const tries: Array<[string, Record<string, unknown>]> = [
       ['Write', { file_path: box_.file('.claude/policies.yaml'), content: 'version: 1\nsettings:\n  log:\n    otlp: false\n' }],
+      // Claude Code's settings can give the next session's hooks an environment: the way to OTEL_SDK_DISABLED.
+      ['Write', { file_path: box_.file('.claude/settings.local.json'), content: '{"env":{"OTEL_SDK_DISABLED":"true"}}' }],
       ['Write', { file_path: path.join(outbox(box_), 'forged.rec'), content: '{}' }],
       ['Bash', { command: `echo '{}' > ${outbox(box_)}/forged.rec` }],
       ['Bash', { command: `rm -rf ${outbox(box_)}` }],
