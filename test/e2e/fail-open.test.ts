@@ -153,6 +153,16 @@ describe('self-protection guards the counter', () => {
   });
 });
 
+describe('known gap: mkfifo in the cache folder (docs/operations.md, Fail-open counter)', () => {
+  // it.failing: passes while self-protection lets mkfifo through; once it is denied, this
+  // fails and the gap's paragraph in operations.md is to go.
+  it.failing('denies the agent\'s mkfifo where the runner will read a compiled policy\'s view', () => {
+    const p = project('version: 1\nrules: []\n');
+    const event = { ...bash(`mkfifo ${path.join(p.cacheDir, 'planted.view.0.json')}`), cwd: p.dir };
+    expect((p.run(event).json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput?.permissionDecision).toBe('deny');
+  });
+});
+
 describe('readFailOpens (through the CLI\'s own reader)', () => {
   it('policy stats --since leaves older lines out', () => {
     const p = project(GOOD);
