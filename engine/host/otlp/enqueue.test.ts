@@ -48,7 +48,7 @@ describe('exportDecision', () => {
     expect(files).toHaveLength(1);
     const text = fs.readFileSync(path.join(folder, files[0]), 'utf8');
     expect(text).not.toContain('sekret');
-    expect(JSON.parse(text) as OtlpItem).toEqual({ v: 1, target, project: 'shop', record });
+    expect(JSON.parse(text) as OtlpItem).toEqual({ v: 1, id: expect.stringMatching(/^[0-9a-f]{32}$/), target, project: 'shop', record });
     expect(spawned).toEqual([['/x/otlp-exporter.cjs', folder]]);
     fs.rmSync(folder, { recursive: true, force: true });
   });

@@ -4,6 +4,7 @@
  * for the detached exporter (dist/otlp-exporter.cjs). Nothing here loads the SDK: the
  * runner writes one file, looks at one lock, and goes on.
  */
+import { randomBytes } from 'crypto';
 import * as path from 'path';
 import { diagnostic } from '../../diagnostics';
 import type { CompiledLog, Diagnostic } from '../../types';
@@ -33,6 +34,8 @@ export interface OtlpTarget {
 /** One outbox item. */
 export interface OtlpItem {
   v: 1;
+  /** 32 random hex digits, the span's trace id: one per decision, the same on every retry. */
+  id?: string;
   target: OtlpTarget;
   /** The project folder's name (hookpolicy.project). */
   project: string;
@@ -91,7 +94,7 @@ export function exportDecision(target: OtlpTarget, record: OtlpDecisionRecord, p
     // Without a folder only this user can write, a record cannot wait for the collector.
     return diagnostic('log-error', 'cannot export the decision to OpenTelemetry: no cache folder only this user can write (set HOOKPOLICY_CACHE_DIR)');
   }
-  const item: OtlpItem = { v: 1, target, project: path.basename(projectRoot.replace(/[\\/]+$/, '')), record };
+  const item: OtlpItem = { v: 1, id: randomBytes(16).toString('hex'), target, project: path.basename(projectRoot.replace(/[\\/]+$/, '')), record };
   const problem = sendThroughOutbox(folder, JSON.stringify(item), options.exporter ?? path.join(__dirname, 'otlp-exporter.cjs'), options);
   return problem ?? headerEnvProblem(target, env);
 }

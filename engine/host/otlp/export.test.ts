@@ -105,6 +105,18 @@ describe('OtlpExporter', () => {
     expect(receiver.logs).toHaveLength(1);
   });
 
+  it('one span per decision: identical records get their own ids; the same item sent again keeps its ids', async () => {
+    receiver = await startOtlpReceiver();
+    const t = target(receiver.endpoint);
+    const a = item(t, record, { id: 'a'.repeat(32) });
+    const b = item(t, record, { id: 'b'.repeat(32) });
+    expect((await deliverInChild([a, b])).deliveries).toEqual(['sent', 'sent']);
+    expect((await deliverInChild([a])).deliveries).toEqual(['sent']);
+    expect(receiver.spans.map((s) => s.traceId)).toEqual(['a'.repeat(32), 'b'.repeat(32), 'a'.repeat(32)]);
+    expect(new Set(receiver.spans.map((s) => s.spanId)).size).toBe(2);
+    expect(receiver.logs.map((l) => l.spanId)).toEqual(receiver.spans.map((s) => s.spanId));
+  });
+
   it('sets aside what is not an item: it would never be sent', async () => {
     expect((await deliverInChild(['{', '{"v":1}', JSON.stringify({ v: 1, target: target('http://x'), project: 'p', record: { time: 'no' } })])).deliveries).toEqual(['rejected', 'rejected', 'rejected']);
   });

@@ -215,15 +215,16 @@ function cached<E>(cache: Map<string, E>, target: OtlpTarget, url: string | null
 }
 
 /**
- * A trace and span id for an item, derived from its record (time, session, event, the
- * chain hash or rules): the same item always gets the same ids, so its log record and its
- * span, sent apart or retried, name one span.
+ * A trace and span id for an item, from the random id the runner gave it (or, for an item
+ * without one, its record): the same item always gets the same ids, so its log record and
+ * its span, sent apart or retried, name one span.
  */
 function spanContextOf(item: OtlpItem): { traceId: string; spanId: string; traceFlags: number } {
   const r = item.record;
-  const seed = JSON.stringify([r.time, r.session_id, r.event, r.tool, r.agent, r.outcome, r.rules, r.paths, r.prev ?? null, item.project, r.duration_ms ?? null]);
+  const id = typeof item.id === 'string' && /^[0-9a-f]{32}$/.test(item.id) ? item.id : null;
+  const seed = id ?? JSON.stringify([r.time, r.session_id, r.event, r.tool, r.agent, r.outcome, r.rules, r.paths, r.prev ?? null, item.project, r.duration_ms ?? null]);
   const hash = createHash('sha256').update(seed).digest('hex');
-  return { traceId: hash.slice(0, 32), spanId: hash.slice(32, 48), traceFlags: 1 };
+  return { traceId: id ?? hash.slice(0, 32), spanId: hash.slice(32, 48), traceFlags: 1 };
 }
 
 function parseItem(text: string): OtlpItem | null {
