@@ -155,6 +155,18 @@ describe('decisions exported to an OTLP receiver', () => {
     expect(fs.existsSync(box.file('logs'))).toBe(false);
   });
 
+  it('the SDK reads the other standard variables in the exporter: OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME', async () => {
+    receiver = await startOtlpReceiver();
+    box = makeSandbox({ '.claude/policies.yaml': ENV_POLICY });
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'x-team=payments,authorization=Basic%20dGVhbQ==', OTEL_SERVICE_NAME: 'guard-ci' };
+    expect(await run(box, 's-std', env)).toMatchObject({ stdout: DENY, exitCode: 0 });
+    await receiver.waitFor({ logs: 1, spans: 1 }, 15_000);
+    expect(receiver.requests.map((q) => [q.path, q.headers['x-team'], q.headers.authorization]).sort())
+      .toEqual([['/v1/logs', 'payments', 'Basic dGVhbQ=='], ['/v1/traces', 'payments', 'Basic dGVhbQ==']]);
+    expect(receiver.logs[0].resource['service.name']).toBe('guard-ci');
+    expect(receiver.spans[0].resource['service.name']).toBe('guard-ci');
+  });
+
   it('the variable alone exports the decisions log.record asks for, in a policy that logs nowhere', async () => {
     receiver = await startOtlpReceiver();
     box = makeSandbox({ '.claude/policies.yaml': ENV_POLICY.replace('settings:\n  log:\n    file: logs/decisions.jsonl\n', '') });
