@@ -140,11 +140,26 @@ const installCodeCache = (function installCodeCache(bundle, env) {
   };
 });
 
+/**
+ * A cache file's bytes, read only when it is a regular file: opened without blocking and
+ * without following a symlink, so that a FIFO planted in the cache folder cannot hold the
+ * runner until Claude Code's hook timeout lets the call through. Throws otherwise.
+ */
+function readPlain(file) {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0) | (fs.constants.O_NOFOLLOW || 0));
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** The cached data in the first folder that has the file `name`, and that folder; or null. */
 const readCodeCache = (function readCodeCache(dirs, name) {
   for (const dir of dirs) {
     try {
-      return { data: fs.readFileSync(path.join(dir, name)), dir };
+      return { data: readPlain(path.join(dir, name)), dir };
     } catch {
       // Not in this folder.
     }
@@ -155,7 +170,7 @@ const readCodeCache = (function readCodeCache(dirs, name) {
 /** The kinds of run the cache `name` in `dir` has seen (one per line of its .kinds file). */
 function readKinds(dir, name) {
   try {
-    return fs.readFileSync(path.join(dir, `${name}.kinds`), 'utf8').split('\n').filter((k) => k !== '');
+    return readPlain(path.join(dir, `${name}.kinds`)).toString('utf8').split('\n').filter((k) => k !== '');
   } catch {
     return [];
   }

@@ -13,7 +13,7 @@ import { recordDecision } from '../engine/host/decision-log';
 import { discoverPolicyFiles } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
-import { noteUnjudged } from '../engine/host/fail-open/unjudged';
+import { noteUnjudged, uncheckedProblems } from '../engine/host/fail-open/unjudged';
 import { memoryReadProblem, projectMemoryFacts, projectStore, recordMemory } from '../engine/host/memory';
 import { resolveProjectRoot } from '../engine/host/project-root';
 import { insideSummarizer, startSummarizer, summaryJob } from '../engine/host/summarizer/start';
@@ -183,8 +183,14 @@ async function decide(
   memory?.close();
   const logged = memoryProblems.length > 0 ? { ...decision, errors: [...decision.errors, ...memoryProblems] } : decision;
   const durationMs = input.startedAt === undefined ? undefined : performance.now() - input.startedAt;
-  const logProblems = recordDecision({ decision: logged, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env, durationMs });
-  const all = [...warnings, ...memoryProblems, ...logProblems];
+  // A runtime error or a broken rule that could have judged the event: on_error answered in part.
+  const unchecked = input.memoryStore !== false && (decision.errors.length > 0 || decision.broken) ? uncheckedProblems(decision) : [];
+  const failOpen = unchecked.length > 0 && onError === 'open';
+  const logProblems = recordDecision({ decision: logged, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env, durationMs, failOpen });
+  const countWarnings = unchecked.length > 0 ? noteUnjudged({
+    env: input.env, dirs: input.cacheDirs, projectRoot, event, eventName: event.hook_event_name, policy: () => null, problems: unchecked, onError, now: now(),
+  }) : [];
+  const all = [...warnings, ...memoryProblems, ...logProblems, ...countWarnings];
   return { response: withWarnings(response, all), decision, warnings: all, timedOut: false };
 }
 

@@ -88,6 +88,23 @@ describe('the fail-open counter', () => {
     }
   }, 15_000);
 
+  it.each([
+    ['an expression that throws', `  - id: r\n    on: PreToolUse\n    when: "$contains(tool_input, 'x')"\n    deny: x\n`, 'expression-error'],
+    ['a broken rule that could have judged the event', "  - id: r\n    on: PreToolUse\n    tools: Bash\n    command: ['rm (-rf']\n    deny: x\n", 'invalid-regex'],
+  ])('a judged event left partly unchecked by %s: counted, and its log record says fail_open', (_name, rule, code) => {
+    const p = project(GOOD.replace('rules: []\n', `rules:\n${rule}`));
+    const r = p.run(bash('ls'));
+    expect([r.exitCode, r.json]).toEqual([0, { systemMessage: expect.stringContaining('failing open') }]);
+    expect(counter(p).map((l) => [l.code, l.on_error])).toEqual([[code, 'open']]);
+    expect(p.readJsonl('.claude/decisions.jsonl')).toEqual([expect.objectContaining({ outcome: 'none', fail_open: true })]);
+  });
+
+  it('an unchecked rule beside one that denies: the call was stopped, nothing is counted', () => {
+    const p = project(GOOD.replace('rules: []\n', `rules:\n  - id: r\n    on: PreToolUse\n    when: "$contains(tool_input, 'x')"\n    deny: x\n  - { id: no-ls, on: PreToolUse, tools: Bash, deny: "no" }\n`));
+    p.run(bash('ls'));
+    expect(counter(p)).toEqual([]);
+  });
+
   it('on_error closed counts as fail-closed; an event that cannot be blocked counts as neither', () => {
     const p = project(BROKEN.replace('on_error: open', 'on_error: closed'));
     const r = p.run(bash('ls'));

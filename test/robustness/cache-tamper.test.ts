@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { makeProject, runHook, type TempProject } from '../support/run-hook';
 
 const POLICY = 'version: 1\nrules:\n  - id: no-env\n    on: PreToolUse\n    tools: Write\n    paths: { deny: [".env"] }\n    deny: "no .env"\n';
@@ -47,6 +48,34 @@ describe('a poisoned policy cache', () => {
     const r = runHook(writeEnv(project), { projectDir: project.dir, cacheDir: planted });
     expect(decision(r)).toBe('deny');
     expect(r.stderr).toMatch(/cache-error.*can be written by other users/);
+    project.remove();
+  });
+
+  (process.platform !== 'win32' ? it : it.skip)('a FIFO planted in place of every cache file (policy, head, views, V8 code cache) does not hold the runner: reported, rebuilt, the deny holds', () => {
+    const project = makeProject(POLICY);
+    expect(decision(project.run(writeEnv(project)))).toBe('deny');
+    expect(decision(project.run(writeEnv(project)))).toBe('deny');
+    const files = fs.readdirSync(project.cacheDir).filter((f) => /\.(json|cache|kinds)$/.test(f));
+    expect(files.some((f) => f.endsWith('.head.json'))).toBe(true);
+    expect(files.some((f) => f.endsWith('.cache'))).toBe(true);
+    for (const f of files) {
+      fs.rmSync(path.join(project.cacheDir, f));
+      execFileSync('mkfifo', [path.join(project.cacheDir, f)]);
+    }
+    // Before: the first read of the head waited on the FIFO until the hook timeout let the call through.
+    const after = runHook(writeEnv(project), { projectDir: project.dir, cacheDir: project.cacheDir, timeoutMs: 10_000 });
+    expect(after.exitCode).toBe(0);
+    expect(decision(after)).toBe('deny');
+    expect(after.stderr).toMatch(/cache-error.*it is a FIFO, not a regular file/);
+    project.remove();
+  });
+
+  it('mkfifo and mknod onto the cache folder are writes: self-protection refuses them', () => {
+    const project = makeProject(POLICY);
+    for (const command of [`mkfifo ${project.cacheDir}/x.head.json`, `mknod ${project.cacheDir}/y.json p`, 'mkfifo .claude/policies.yaml']) {
+      const r = project.run({ hook_event_name: 'PreToolUse', session_id: 's', cwd: project.dir, tool_name: 'Bash', tool_input: { command } });
+      expect([command, decision(r)]).toEqual([command, 'deny']);
+    }
     project.remove();
   });
 });

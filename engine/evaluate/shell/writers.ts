@@ -38,6 +38,8 @@ const OPERAND_WRITERS: Array<[string[], string, string[]?]> = [
   [['shred'], 'ns', ['iterations', 'size', 'random-source']],
   [['touch'], 'rdt', ['reference', 'date']],
   [['mkdir'], 'm', ['mode']],
+  // A FIFO where a file is read makes its reader wait: it creates a file as much as touch.
+  [['mkfifo'], 'm', ['mode']],
   [['truncate'], 'rs', ['reference', 'size']],
   [['tee'], ''],
 ];
@@ -48,6 +50,12 @@ export const WRITERS: CommandSpec[] = [
     nullArgs: 'safe',
     effect: (args) => writesOperands(parseOptions(args, { valued, long }).operands),
   })),
+  {
+    // mknod NAME TYPE [MAJOR MINOR]: only the first operand is a path.
+    names: ['mknod'],
+    nullArgs: 'safe',
+    effect: (args) => writesOperands(parseOptions(args, { valued: 'm', long: ['mode'] }).operands.slice(0, 1)),
+  },
   { names: ['cp'], nullArgs: 'safe', effect: (args) => copyLike(parseOptions(args, { valued: 'St', long: COPY_LONG }), false) },
   { names: ['mv'], nullArgs: 'safe', effect: (args) => copyLike(parseOptions(args, { valued: 'St', long: COPY_LONG }), true) },
   {

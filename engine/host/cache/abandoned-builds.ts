@@ -6,6 +6,7 @@
  * Also removes the temporary files of writes that never finished (a killed process).
  */
 import * as fs from 'fs';
+import { readPlainFile } from './plain-file';
 import * as path from 'path';
 import { cacheStem, listFolder, olderThan, POLICY_CACHE_FILE, removeCacheFile } from './cache-store';
 import { unsealed } from './cache-trust';
@@ -66,7 +67,7 @@ function abandoned(dir: string, stem: string, files: string[], nowMs: number): b
 function recordedRoots(file: string): string[] | null | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readPlainFile(file);
   } catch {
     return undefined;
   }

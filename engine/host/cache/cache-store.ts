@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import type * as os from 'os';
 import * as path from 'path';
 import { cacheFolderDistrust, sealed, unsealed } from './cache-trust';
+import { NotPlainFileError, readPlainFile } from './plain-file';
 
 /**
  * Cache folders in order of preference: $HOOKPOLICY_CACHE_DIR, else
@@ -175,9 +176,10 @@ export function* readCacheFiles(dirs: readonly string[], name: string): Generato
     const file = path.join(dir, name);
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      // Missing or unreadable: a plain cache miss.
+      text = readPlainFile(file);
+    } catch (e) {
+      // A FIFO, a symlink or a device where a cache file belongs is reported; missing or unreadable is a plain miss.
+      if (e instanceof NotPlainFileError) problems.push({ file, problem: `not used: it is ${e.kind}, not a regular file` });
       continue;
     }
     const distrust = cacheFolderDistrust(dir);

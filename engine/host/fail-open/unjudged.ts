@@ -4,7 +4,7 @@
  * a decision record with `fail_open: true` and the errors wherever that policy logs (its
  * file, webhook, team database, OTLP), so the project's own log and the team's tools show it.
  */
-import { diagnostic } from '../../diagnostics';
+import { diagnostic, formatDiagnostic } from '../../diagnostics';
 import { protocolFor } from '../../protocol';
 import type { CompiledPolicy, Decision, Diagnostic, HookEvent } from '../../types';
 import { recordDecision } from '../decision-log';
@@ -71,4 +71,20 @@ export function noteUnjudged(answer: UnjudgedAnswer): Diagnostic[] {
     warnings.push(diagnostic('log-error', `cannot log a fail-open: ${(e as Error).message}`));
   }
   return warnings;
+}
+
+/**
+ * What left a judged event unchecked in part, as the renderer applies on_error to it:
+ * runtime errors (an expression that threw, a file that could not be read) and broken
+ * rules that could have judged the event. [] when nothing, or when a rule stopped the call
+ * anyway (deny, block) or the user is asked: only a call on_error let through (or stopped)
+ * in the rules' place counts.
+ * @example uncheckedProblems(decisionWithExpressionError) // [expression-error]
+ */
+export function uncheckedProblems(decision: Decision): Diagnostic[] {
+  if (decision.outcome !== 'none' && decision.outcome !== 'allow') return [];
+  const broken = decision.broken ?? [];
+  const ofBroken = new Set(broken.flatMap((b) => b.diagnostics.map(formatDiagnostic)));
+  const errors = decision.errors.filter((e) => e.severity === 'error' && !ofBroken.has(formatDiagnostic(e)));
+  return [...errors, ...broken.filter((b) => b.covers).flatMap((b) => b.diagnostics.filter((d) => d.severity === 'error'))];
 }
