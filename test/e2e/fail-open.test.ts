@@ -170,10 +170,9 @@ describe('self-protection guards the counter', () => {
   });
 });
 
-describe('known gap: mkfifo in the cache folder (docs/operations.md, Fail-open counter)', () => {
-  // it.failing: passes while self-protection lets mkfifo through; once it is denied, this
-  // fails and the gap's paragraph in operations.md is to go.
-  it.failing('denies the agent\'s mkfifo where the runner will read a compiled policy\'s view', () => {
+describe('a FIFO in the cache folder (docs/operations.md, Fail-open counter)', () => {
+  // A FIFO where the runner reads a view would hold it until Claude Code's hook timeout: unanswered, uncounted.
+  it('denies the agent\'s mkfifo where the runner will read a compiled policy\'s view', () => {
     const p = project('version: 1\nrules: []\n');
     const event = { ...bash(`mkfifo ${path.join(p.cacheDir, 'planted.view.0.json')}`), cwd: p.dir };
     expect((p.run(event).json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput?.permissionDecision).toBe('deny');
