@@ -28,9 +28,9 @@ const { OtlpExporter } = require(process.argv[1]);
 let input = '';
 process.stdin.on('data', (c) => { input += c; });
 process.stdin.on('end', async () => {
-  const { texts, env } = JSON.parse(input);
+  const { texts } = JSON.parse(input);
   const requeued = [];
-  const exporter = new OtlpExporter({ env, requeue: (t) => requeued.push(t) });
+  const exporter = new OtlpExporter({ env: process.env, requeue: (t) => requeued.push(t) });
   const deliveries = await exporter.deliver(texts);
   await exporter.shutdown();
   process.stdout.write(JSON.stringify({ deliveries, requeued }));
@@ -43,7 +43,7 @@ export interface DeliverResult {
 }
 
 /**
- * Delivers `texts` (outbox items) in a child process with `env` as the exporter's environment.
+ * Delivers `texts` (outbox items) in a child process whose environment is `env` (and PATH).
  * @example await deliverInChild([JSON.stringify(item)], {}) // { deliveries: ['sent'], requeued: [] }
  */
 export function deliverInChild(texts: string[], env: Record<string, string> = {}): Promise<DeliverResult> {
@@ -59,6 +59,6 @@ export function deliverInChild(texts: string[], env: Record<string, string> = {}
       if (code !== 0) reject(new Error(`exporter child exited ${code}: ${err}`));
       else resolve(JSON.parse(out) as DeliverResult);
     });
-    child.stdin.end(JSON.stringify({ texts, env }));
+    child.stdin.end(JSON.stringify({ texts }));
   });
 }

@@ -25,6 +25,7 @@ const SCOPE = 'hookpolicy';
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface OtlpExporterOptions {
+  /** Where header values' allowed `$NAME` references are read (the process's environment). */
   env: Env;
   /** Queues an item again (the part of a half-sent one still to send). */
   requeue: (text: string) => void;
@@ -32,10 +33,11 @@ export interface OtlpExporterOptions {
 
 /**
  * The resource every record and span carries: service.name = hookpolicy (OTEL_SERVICE_NAME
- * wins), service.version, host.name, user.name and user.id, and OTEL_RESOURCE_ATTRIBUTES.
- * @example otlpResource(process.env).attributes['service.name'] // 'hookpolicy'
+ * wins), service.version, host.name, user.name and user.id, and OTEL_RESOURCE_ATTRIBUTES
+ * (both read by the SDK's env detector from this process's environment).
+ * @example otlpResource().attributes['service.name'] // 'hookpolicy'
  */
-export function otlpResource(env: Env): Resource {
+export function otlpResource(): Resource {
   let user: { username: string; uid: number } | null = null;
   try {
     user = os.userInfo();
@@ -48,9 +50,8 @@ export function otlpResource(env: Env): Resource {
     [SEMCONV.hostName]: os.hostname(),
     ...(user ? { [SEMCONV.userName]: user.username, ...(user.uid >= 0 ? { [SEMCONV.userId]: String(user.uid) } : {}) } : {}),
   });
-  // The SDK's env detector reads this process's OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES.
-  const fromEnv = env === process.env ? detectResources({ detectors: [envDetector] }) : resourceFromAttributes(envResourceAttributes(env));
-  return defaultResource().merge(ours).merge(fromEnv);
+  // A later merge wins: the variables over ours over the SDK's defaults.
+  return defaultResource().merge(ours).merge(detectResources({ detectors: [envDetector] }));
 }
 
 /**
@@ -65,7 +66,7 @@ export class OtlpExporter {
   private readonly traceExporters = new Map<string, OTLPTraceExporter>();
 
   constructor(private readonly options: OtlpExporterOptions) {
-    this.resource = otlpResource(options.env);
+    this.resource = otlpResource();
   }
 
   /** Delivers outbox texts; see the class comment. */
@@ -241,15 +242,4 @@ function parseItem(text: string): OtlpItem | null {
   if ((target.logs !== null && typeof target.logs !== 'string') || (target.traces !== null && typeof target.traces !== 'string')) return null;
   if (typeof target.timeoutMs !== 'number' || target.headers === null || typeof target.headers !== 'object') return null;
   return item as OtlpItem;
-}
-
-/** OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES of an environment other than this process's (tests). */
-function envResourceAttributes(env: Env): Record<string, string> {
-  const attributes: Record<string, string> = {};
-  for (const pair of (env.OTEL_RESOURCE_ATTRIBUTES ?? '').split(',')) {
-    const at = pair.indexOf('=');
-    if (at > 0) attributes[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
-  }
-  if (env.OTEL_SERVICE_NAME) attributes[SEMCONV.serviceName] = env.OTEL_SERVICE_NAME;
-  return attributes;
 }
