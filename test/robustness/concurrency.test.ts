@@ -67,8 +67,8 @@ describe('200 runners, one JSONL log', () => {
       expect(bySession.get(`s-${i}`)).toMatchObject({ outcome: 'deny', rules: ['no-echo'], reason: `refused: ${command(i)}` });
     }
     // The hash chain held: the 200 appended one at a time under the log's lock, none chained to a line another had taken.
+    expect(results.filter((r) => r.stderr.includes('log-lock')).map((r) => r.stderr)).toEqual([]);
     expect(verifyDecisionLog(box.file('logs/decisions.jsonl'))).toMatchObject({ lines: RUNNERS, chainedFrom: 1, breaks: [] });
-    expect(results.filter((r) => r.stderr.includes('log-lock'))).toEqual([]);
   }, 120_000);
 });
 
