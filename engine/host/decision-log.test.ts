@@ -159,6 +159,22 @@ describe('recordDecision', () => {
     expect(calls).toEqual([[process.execPath, ['/x/s.cjs'], expect.objectContaining({ stdio: ['pipe', 'ignore', 'ignore'] })]]);
     expect(JSON.parse(written[0]).record.rules).toEqual(['d1', 'd2']);
   });
+
+  it('the webhook\'s copy of a record carries the prev its log line was chained with', () => {
+    const written: string[] = [];
+    const fakeSpawn = (() => {
+      const child = new EventEmitter() as EventEmitter & { stdin: unknown; unref: () => void };
+      child.stdin = Object.assign(new EventEmitter(), { end: (text: string) => written.push(text) });
+      child.unref = () => undefined;
+      return child;
+    }) as never;
+    const p = policy(rules, { file: 'decisions.jsonl', webhook: { url: 'http://127.0.0.1:1/hook', timeoutMs: 500, headers: {} } });
+    for (let i = 0; i < 2; i++) recordDecision({ decision: deny, event: { hook_event_name: 'PreToolUse' }, policy: p, projectRoot: root, now, webhookSender: '/x/s.cjs', spawn: fakeSpawn, spool: null });
+    const logged = lines('decisions.jsonl').map((l) => l.prev);
+    expect(logged[0]).toBe('0'.repeat(64));
+    expect(logged[1]).toMatch(/^[0-9a-f]{64}$/);
+    expect(written.map((w) => JSON.parse(w).record.prev)).toEqual(logged);
+  });
 });
 
 describe('webhookBody', () => {
