@@ -14,6 +14,7 @@ import { compileRegex } from './compile/regex';
 import { compileSettings, coveringBypasses, redactPatternsOf } from './compile/settings';
 import { checkWebhookBody } from './compile/webhook-body';
 import { checkWebhookHeaders } from './compile/webhook-headers';
+import { checkOtlpHeaders } from './compile/otlp-headers';
 
 export { globRegex } from './compile/paths';
 export { wildcardRegex } from './compile/patterns';
@@ -76,6 +77,9 @@ export function compilePolicy(files: LoadedFile[], earlier: readonly PlacedDiagn
     const headersFrom = diagnostics.length;
     checkWebhookHeaders(ctx);
     place(headersFrom, file.file, '/settings/log/webhook/headers');
+    const otlpFrom = diagnostics.length;
+    checkOtlpHeaders(ctx);
+    place(otlpFrom, file.file, '/settings/log/otlp/headers');
   }
 
   const breakage = sortBreakage(placed, files);

@@ -35,3 +35,17 @@ describe('settings.log.otlp', () => {
     for (const e of errors) expect([e.code, e.line]).toEqual([expect.stringMatching(/^schema-/), 4]);
   });
 });
+
+describe('otlp-env-not-allowed', () => {
+  const policy = (headers: string, allowed = '') => lines('version: 1', 'settings:', '  log:', '    otlp:', `      headers: { ${headers} }`, ...(allowed ? [`      allowed_env_vars: [${allowed}]`] : []));
+
+  test('at the $ of each reference allowed_env_vars does not list, never at a listed one', () => {
+    const { diagnostics } = build({ 'p.yaml': policy('authorization: "Bearer ${OTLP_TOKEN}", x-home: "$HOME"', 'OTLP_TOKEN') });
+    const warned = diagnostics.filter((d) => d.code === 'otlp-env-not-allowed');
+    expect(warned.map((d) => [d.severity, d.line, d.column, d.message])).toEqual([
+      ['warning', 5, 66, 'settings.log.otlp.headers.x-home: $HOME is not in allowed_env_vars, so it is sent as written'],
+    ]);
+    const none = build({ 'p.yaml': policy('authorization: "Bearer ${OTLP_TOKEN}"') }).diagnostics.filter((d) => d.code === 'otlp-env-not-allowed');
+    expect(none.map((d) => [d.line, d.column])).toEqual([[5, 41]]);
+  });
+});
