@@ -1,4 +1,5 @@
 import { build, compiled, lines } from './test-support';
+import { lintText } from '../lint/fixture';
 
 describe('settings.log.otlp', () => {
   test('absent: no key (the OTEL_EXPORTER_OTLP_* variables decide at run time)', () => {
@@ -47,5 +48,17 @@ describe('otlp-env-not-allowed', () => {
     ]);
     const none = build({ 'p.yaml': policy('authorization: "Bearer ${OTLP_TOKEN}"') }).diagnostics.filter((d) => d.code === 'otlp-env-not-allowed');
     expect(none.map((d) => [d.line, d.column])).toEqual([[5, 41]]);
+  });
+});
+
+describe('otlp-header-secret (lint)', () => {
+  const lintOf = (headers: string) => lintText(lines('version: 1', 'settings:', '  log:', '    otlp:', `      headers: { ${headers} }`, '      allowed_env_vars: [OTLP_TOKEN]'))
+    .filter((d) => d.code === 'otlp-header-secret').map((d) => [d.line, d.column, d.message]);
+
+  test('a literal credential, at its value; never a value made of variables', () => {
+    expect(lintOf('authorization: "Bearer 3f9a0c1d2e4b5a6c7d8e9f"')).toEqual([[5, 33, 'settings.log.otlp.headers.authorization: the value looks like a secret written into the policy']]);
+    expect(lintOf('x-custom: "ghp_0123456789abcdefghij"')).toHaveLength(1);
+    expect(lintOf('authorization: "Bearer ${OTLP_TOKEN}"')).toEqual([]);
+    expect(lintOf('x-team: payments')).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ import { settingsTwice } from './settings-twice';
 import { templateUnknownValue } from './template-unknown-value';
 import { unsupportedEvent } from './unsupported-event';
 import { webhookHeaderSecret } from './webhook-header-secret';
+import { otlpHeaderSecret } from './otlp-header-secret';
 
 export const LINT_CHECKS: readonly LintCheck[] = [
   unsupportedEvent,
@@ -44,4 +45,5 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   settingsRunnerMissing,
   httpFailClosed,
   webhookHeaderSecret,
+  otlpHeaderSecret,
 ];

@@ -20,7 +20,7 @@ const LINTED = [
   'let-option-invalid', 'let-name-reserved', 'record-importance',
   'regex-unsafe', 'template-unknown-value', 'outcome-impossible', 'message-user-only', 'rule-unreachable', 'prompts-no-prompt-event',
   'prompts-unset', 'allow-covers-every-path', 'on-failure-ignored', 'rule-shadowed', 'unsupported-event', 'settings-not-routed', 'settings-invalid', 'http-fail-closed',
-  'final-cannot-stop', 'memory-off', 'webhook-env-not-allowed', 'webhook-header-secret', 'otlp-env-not-allowed',
+  'final-cannot-stop', 'memory-off', 'webhook-env-not-allowed', 'webhook-header-secret', 'otlp-env-not-allowed', 'otlp-header-secret',
 ];
 
 /** Running codes whose ```yaml example fails on an event: the event it is evaluated with. */
