@@ -340,7 +340,8 @@ export interface CompiledOtlp {
   headers: Record<string, string>;
   /** The variables header values may read (render/header-env.ts). */
   allowedEnvVars: string[];
-  timeoutMs: number;
+  /** null: OTEL_EXPORTER_OTLP_TIMEOUT, else 10 s (decided by the runner). */
+  timeoutMs: number | null;
 }
 
 export interface CompiledAgents {

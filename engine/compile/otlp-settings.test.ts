@@ -8,7 +8,7 @@ describe('settings.log.otlp', () => {
 
   test('a mapping, with its defaults; false; the top file first', () => {
     const on = compiled(build({ 'p.yaml': lines('version: 1', 'settings:', '  log:', '    otlp: {}') }));
-    expect(on.settings.log.otlp).toEqual({ endpoint: null, headers: {}, allowedEnvVars: [], timeoutMs: 10_000 });
+    expect(on.settings.log.otlp).toEqual({ endpoint: null, headers: {}, allowedEnvVars: [], timeoutMs: null });
     const full = compiled(build({
       'p.yaml': lines('version: 1', 'include: [inc.yaml]', 'settings:', '  log:',
         '    otlp: { endpoint: "http://c:4318", headers: { authorization: "Bearer ${T}" }, allowed_env_vars: [T], timeout_ms: 700 }'),

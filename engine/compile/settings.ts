@@ -121,7 +121,7 @@ function compileOtlp(otlp: unknown): Pick<CompiledLog, 'otlp'> {
       endpoint: typeof otlp.endpoint === 'string' ? otlp.endpoint : null,
       headers: isObject(otlp.headers) ? stringRecord(otlp.headers) : {},
       allowedEnvVars: Array.isArray(otlp.allowed_env_vars) ? otlp.allowed_env_vars.filter((v): v is string => typeof v === 'string') : [],
-      timeoutMs: typeof otlp.timeout_ms === 'number' ? Math.min(otlp.timeout_ms, 60_000) : 10_000,
+      timeoutMs: typeof otlp.timeout_ms === 'number' ? Math.min(otlp.timeout_ms, 60_000) : null,
     },
   };
 }

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { exportDecision, otlpTarget, type OtlpItem } from './enqueue';
 import type { CompiledOtlp } from '../../types';
 
-const otlp = (o: Partial<CompiledOtlp> = {}): CompiledOtlp => ({ endpoint: null, headers: {}, allowedEnvVars: [], timeoutMs: 10_000, ...o });
+const otlp = (o: Partial<CompiledOtlp> = {}): CompiledOtlp => ({ endpoint: null, headers: {}, allowedEnvVars: [], timeoutMs: null, ...o });
 
 describe('otlpTarget: is export on, and where to', () => {
   it.each([
@@ -28,6 +28,8 @@ describe('otlpTarget: is export on, and where to', () => {
   it('timeout: the policy\'s, else OTEL_EXPORTER_OTLP_TIMEOUT, else 10 s', () => {
     expect(otlpTarget({ otlp: otlp({ timeoutMs: 700 }) }, { OTEL_EXPORTER_OTLP_TIMEOUT: '5' })?.timeoutMs).toBe(700);
     expect(otlpTarget({}, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_TIMEOUT: '500' })?.timeoutMs).toBe(500);
+    expect(otlpTarget({ otlp: otlp() }, { OTEL_EXPORTER_OTLP_TIMEOUT: '500' })?.timeoutMs).toBe(500);
+    expect(otlpTarget({ otlp: otlp() }, {})?.timeoutMs).toBe(10_000);
     expect(otlpTarget({}, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_TIMEOUT: 'x' })?.timeoutMs).toBe(10_000);
   });
 });

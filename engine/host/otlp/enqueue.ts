@@ -72,7 +72,7 @@ export function otlpTarget(log: Pick<CompiledLog, 'otlp'>, env: Env): OtlpTarget
   const traces = signal('TRACES', 'v1/traces');
   if (logs === null && traces === null) return null;
   const envTimeout = Number(value(env, 'OTEL_EXPORTER_OTLP_TIMEOUT'));
-  const timeoutMs = setting ? setting.timeoutMs : envTimeout > 0 ? Math.min(envTimeout, 60_000) : DEFAULT_OTLP_TIMEOUT_MS;
+  const timeoutMs = setting?.timeoutMs ?? (envTimeout > 0 ? Math.min(envTimeout, 60_000) : DEFAULT_OTLP_TIMEOUT_MS);
   return { logs, traces, headers: setting?.headers ?? {}, allowedEnvVars: setting?.allowedEnvVars ?? [], timeoutMs };
 }
 
