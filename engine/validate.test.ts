@@ -54,7 +54,7 @@ describe('validatePolicyFile', () => {
     ['unknown top-level key', lines('version: 1', 'rule: []'),
       { at: 'schema-unknown-key 2:1', message: 'Unknown key "rule" at the top level', hint: 'did you mean "rules"?' }],
     ['unknown key without a close match lists small key sets', lines('version: 1', 'settings:', '  log:', '    zzzzzz: 1'),
-      { at: 'schema-unknown-key 4:5', hint: 'allowed keys: file, webhook, record, redact' }],
+      { at: 'schema-unknown-key 4:5', hint: 'allowed keys: file, webhook, record, redact, otlp' }],
     ['unknown key in a nested let', rule('    let: { a: { newset: x } }', '    deny: x'),
       { at: 'schema-unknown-key 5:17', hint: 'did you mean "newest"?' }],
     ['missing required key, at the parent', lines('version: 1', 'rules:', '  - id: r1', '    deny: x'),
