@@ -19,7 +19,9 @@ describe('webhook-header-secret', () => {
   it.each([
     ['Authorization', 'Bearer ${T}', false],
     ['Authorization', 'Basic dXNlcjpwYXNzd29yZA==', true],
-    ['Cookie', 'session=${S}', true],
+    ['Cookie', 'session=${S}', false],
+    ['Cookie', 'session=abc123', true],
+    ['Cookie', 'session=${S}; csrf=9f3c1a7e5b2d4c6f8a0e', true],
     ['X-Request-Source', 'hookpolicy', false],
     ['X-Trace', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc', true],
   ])('looksLikeSecret(%s, %s) is %s', (header, value, expected) => {

@@ -47,10 +47,13 @@ export const webhookHeaderSecret = defineCheck({
  */
 export function looksLikeSecret(header: string, value: string): boolean {
   // Whatever names a variable is not a literal (an unlisted one is webhook-env-not-allowed's).
-  const literal = headerEnvReferences(value).reduceRight((v, r) => v.slice(0, r.offset) + v.slice(r.offset + r.length), value).trim();
+  const references = headerEnvReferences(value);
+  const literal = references.reduceRight((v, r) => v.slice(0, r.offset) + v.slice(r.offset + r.length), value).trim();
   if (literal === '') return false;
   if (CREDENTIAL_VALUE.test(literal)) return true;
   if (!CREDENTIAL_HEADER.test(header)) return false;
-  // A bare scheme left once the variable is taken out ("Bearer ") is no secret.
+  // Around a variable ("Bearer ${T}", "session=${S}") only a long token-like run is a secret.
+  if (references.length > 0) return /[A-Za-z0-9+/_=-]{16,}/.test(literal);
+  // A bare scheme ("Bearer") is no secret.
   return !/^(?:bearer|basic|token|apikey|api-key|digest)$/i.test(literal);
 }
