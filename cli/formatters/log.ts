@@ -17,6 +17,14 @@ function cut(text: string, width: number): string {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 
+/**
+ * Control characters shown as escapes: a reason or path can carry text the agent wrote
+ * (a command in a message), and raw escape sequences would drive the reader's terminal.
+ */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function listed(items: readonly string[]): string {
   if (items.length === 0) return '-';
   return items.length === 1 ? items[0] : `${items[0]} +${items.length - 1}`;
@@ -31,7 +39,7 @@ export function formatDecisionLog(read: DecisionLogRead, shownFile: string, colo
   const header = ['time', 'outcome', 'event', 'tool', 'agent', 'rules', 'paths', 'reason'];
   const rows = read.records.map(({ record: r }) => [
     second(r.time), r.outcome, r.event, r.tool ?? '-', r.agent ?? 'main', listed(r.rules), listed(r.paths), r.reason ? cut(r.reason, REASON_WIDTH) : '-',
-  ]);
+  ].map(printable));
   const count = `${read.records.length} decision${read.records.length === 1 ? '' : 's'} (of ${read.total} in ${shownFile})`;
   if (rows.length === 0) return `no decisions (of ${read.total} in ${shownFile})\n`;
   const widths = header.map((_, i) => Math.max(header[i].length, ...rows.map((row) => row[i].length)));

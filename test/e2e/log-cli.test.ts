@@ -196,6 +196,16 @@ describe('policy log filters', () => {
     expect(run.stdout.split('\n').at(-2)).toBe('1 decision (of 6 in .claude/decisions.jsonl)');
   });
 
+  it('shows control characters an agent put in a reason or a path as escapes, never raw to the terminal', () => {
+    const planted = { ...LOG_EXAMPLE_RECORDS[0], reason: 'refused: echo \u001b]0;owned\u0007\u001b[2J', paths: ['a\u001b[8mhidden\u009b.txt'] };
+    const dir = example(chainLines([planted]));
+    const run = policy(dir, ['log']);
+    expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stdout).toContain('a\\u001b[8mhidden\\u009b.txt');
+    expect(run.stdout).toContain('refused: echo \\u001b]0;owned\\u0007\\u001b[2J');
+    expect(policy(dir, ['log', '--json']).stdout).toBe(`${linesOf(dir)[0]}\n`);
+  });
+
   it('prints no decisions when nothing matches', () => {
     expect(policy(example(), ['log', '--tool', 'Read']).stdout).toBe('no decisions (of 6 in .claude/decisions.jsonl)\n');
   });
