@@ -45,20 +45,28 @@ export function postRecord(envelope: WebhookEnvelope, env: Readonly<Record<strin
       return;
     }
     const client = target.protocol === 'https:' ? https : http;
-    const timer = setTimeout(() => {
+    let timer: NodeJS.Timeout | undefined;
+    let request: http.ClientRequest;
+    try {
+      request = client.request(target, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...(envelope.id ? { 'Idempotency-Key': envelope.id } : {}) },
+      }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          clearTimeout(timer);
+          resolve(response.statusCode ?? null);
+        });
+      });
+    } catch {
+      // A header Node refuses (a line break in a value): nothing is sent, and nothing is left armed.
+      resolve(null);
+      return;
+    }
+    timer = setTimeout(() => {
       request.destroy();
       resolve(null);
     }, timeoutMs);
-    const request = client.request(target, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...(envelope.id ? { 'Idempotency-Key': envelope.id } : {}) },
-    }, (response) => {
-      response.resume();
-      response.on('end', () => {
-        clearTimeout(timer);
-        resolve(response.statusCode ?? null);
-      });
-    });
     request.on('error', () => {
       clearTimeout(timer);
       resolve(null);

@@ -26,6 +26,7 @@ describe('expandHeaderEnv', () => {
   it('an allowed name unset or empty: no headers at all, the names listed', () => {
     expect(expandHeaderEnv({ A: 'Bearer ${MISSING}', B: '$EMPTY', C: '$T' }, ['MISSING', 'EMPTY', 'T'], lookup)).toEqual({ headers: null, unset: ['EMPTY', 'MISSING'] });
     expect(unsetHeaderEnv({ A: '${T}' }, ['T'], lookup)).toEqual([]);
+    expect(unsetHeaderEnv({ A: '${T}' }, ['T'], () => 'abc\r\nX-Evil: 1')).toEqual(['T']);
   });
 
   it('a value that contains $ and braces is not re-expanded', () => {

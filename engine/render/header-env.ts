@@ -27,7 +27,7 @@ export type ExpandedHeaders = { headers: Record<string, string>; unset: [] } | {
 
 /**
  * Fills the allowed references of every header value from `lookup`. A variable that is
- * unset or empty leaves no half-made header: the result names the missing variables and
+ * unset, empty or holds a line break leaves no half-made header: the result names the missing variables and
  * has no headers, so the caller sends nothing rather than a request without its credentials.
  * @example expandHeaderEnv({ Authorization: 'Bearer ${T}' }, ['T'], (n) => ({ T: 'abc' })[n]) // { headers: { Authorization: 'Bearer abc' }, unset: [] }
  */
@@ -40,7 +40,8 @@ export function expandHeaderEnv(headers: Readonly<Record<string, string>>, allow
       const name = (braced ?? bare) as string;
       if (!allowed.includes(name)) return whole;
       const found = lookup(name);
-      if (found === undefined || found === '') unset.add(name);
+      // A line break or NUL would end the header (or make Node refuse it): as good as unset.
+      if (found === undefined || found === '' || /[\r\n\0]/.test(found)) unset.add(name);
       return found ?? '';
     });
   }
