@@ -500,6 +500,11 @@ export interface Facts {
   findFiles(glob: string): FileFact[];
   /** 'file', 'dir' or null when the path does not exist. */
   stat(path: string): 'file' | 'dir' | null;
+  /**
+   * The names in a folder (project-relative or absolute path), or null when it is no
+   * folder or cannot be read: how a Bash word like `.claude/*` is expanded, as the shell will.
+   */
+  listFolder?(path: string): string[] | null;
   /** At most maxBytes of a file as UTF-8, or null when it cannot be read. */
   readText(path: string, maxBytes: number): string | null;
   /**

@@ -140,6 +140,7 @@ export class EventScope {
     const home = this.ctx.env.HOME;
     const writes = loadShellWrites().shellWrites(command, {
       cwd, projectRoot: root, ...(home ? { home } : {}), isFolder: (p) => facts.stat(p) === 'dir', knownCommands: this.knownCommands,
+      ...(facts.listFolder ? { listFolder: (p: string) => facts.listFolder?.(p) ?? null } : {}),
     });
     const views = writes.paths.map((p) => this.view(p.absolute, cwd));
     // A symlink to /dev/fd/N or /proc/self/...: which file that is depends on the writing process.
@@ -203,6 +204,7 @@ function guardFacts(facts: Facts): Facts {
   return {
     findFiles: (glob: string): FileFact[] => guarded(() => facts.findFiles(glob), `cannot list files matching ${glob}`),
     stat: (path: string) => guarded(() => facts.stat(path), `cannot stat ${path}`),
+    ...(facts.listFolder ? { listFolder: (path: string) => guarded(() => facts.listFolder?.(path) ?? null, `cannot list ${path}`) } : {}),
     readText: (path: string, maxBytes: number) => guarded(() => facts.readText(path, maxBytes), `cannot read ${path}`),
     ...(facts.realpath ? { realpath: (path: string) => guarded(() => facts.realpath?.(path) ?? null, `cannot resolve ${path}`) } : {}),
     ...(facts.resolve ? { resolve: (path: string) => guarded(() => facts.resolve?.(path) ?? null, `cannot resolve ${path}`) } : {}),

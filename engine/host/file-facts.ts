@@ -63,6 +63,13 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
       });
       return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     },
+    listFolder(p: string): string[] | null {
+      try {
+        return fs.readdirSync(abs(p));
+      } catch {
+        return null;
+      }
+    },
     stat(p: string): 'file' | 'dir' | null {
       try {
         const s = fs.statSync(abs(p));

@@ -90,6 +90,16 @@ describe('self-protection through the runner', () => {
     expect(decisionOf(project, bash(command.replace('PROJECT', project.dir)))).toBe('deny');
   });
 
+  it.each([
+    ['every file of .claude', 'rm -rf .claude/*'],
+    ['the policy, by a pattern', 'cp /tmp/x .claude/polic*.yaml'],
+    ['the settings, by a redirect through a pattern', 'echo \'{"disableAllHooks":true}\' > .claude/settings.js?n'],
+    ['every dot folder', 'rm -rf .[!.]*'],
+    ['the policy files, from inside .claude', 'cd .claude && rm -f *.yaml'],
+  ])('denies a write through a pathname pattern, expanded as bash will (before: not static, so no decision): %s', (_name, command) => {
+    expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
+  });
+
   it('the cache folder the runner uses is protected too', () => {
     expect(decisionOf(project, bash(`echo x > ${project.cacheDir}/poisoned.json`, 'murdock'))).toBe('deny');
   });

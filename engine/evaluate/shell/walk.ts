@@ -13,7 +13,8 @@ import { child, list, text, ShellSyntaxError, type ShellSyntax, type ShNode } fr
 import { unsafeVariable } from './variables';
 import { applyRedirect } from './redirects';
 import type { SimpleCommand, SimpleRedirect } from './simple-script';
-import { heredocText, nestedScripts, partsText, wordText, type Arg } from './words';
+import { expandGlob, globPattern, type ListFolder } from './globs';
+import { heredocText, nestedScripts, partsText, wordParts, wordText, type Arg, type WordPart } from './words';
 
 /** The shell's state at one point. */
 interface WalkState {
@@ -47,6 +48,8 @@ export interface WalkOptions {
   projectRoot?: string;
   /** The team's `known_commands`, each as its first words. */
   known?: readonly (readonly string[])[];
+  /** Lists a folder: words with `*`, `?` or `[...]` are expanded as bash does (globs.ts); without it they are not static. */
+  listFolder?: ListFolder;
 }
 
 /** Commands that may change this shell's folder (a cd through them included). */
@@ -139,13 +142,32 @@ class Walker {
     this.statement(state, (touched) => {
       for (const r of cmd.redirects) this.simpleRedirect(r, state, touched);
     }, () => {
-      if (cmd.words.length > 0) this.run(cmd.words.map((w) => partsText(w, home)), state, 0, true);
+      if (cmd.words.length > 0) this.run(cmd.words.flatMap((w) => this.expand(partsText(w, home), () => w, state.cwd)), state, 0, true);
     }, bareExec);
   }
 
+  /**
+   * The arguments a word becomes: its text; or, for a word whose only expansion is a
+   * pattern (`.claude/*`), the names it matches in the working folder as bash passes them
+   * (globs.ts); [null] when that cannot be known.
+   */
+  private expand(word: Arg, parts: () => readonly WordPart[] | null, cwd: string | null): Arg[] {
+    if (word !== null || !this.options.listFolder) return [word];
+    const found = parts();
+    const pattern = found ? globPattern(found, this.options.home) : null;
+    return (pattern === null ? null : expandGlob(pattern, cwd, this.options.listFolder)) ?? [null];
+  }
+
+  /** A redirection's target: a pattern must match one name (more is bash's "ambiguous redirect"). */
+  private expandOne(word: Arg, parts: () => readonly WordPart[] | null, cwd: string | null): Arg {
+    const names = this.expand(word, parts, cwd);
+    return names.length === 1 ? names[0] : null;
+  }
+
   private simpleRedirect(r: SimpleRedirect, state: WalkState, touched: Set<number>): void {
-    const target = () => partsText(r.word, { home: this.options.home });
-    this.redirectWith(r.op, r.n, target, () => r.body ?? target(), state, touched);
+    const target = () => this.expandOne(partsText(r.word, { home: this.options.home }), () => r.word, state.cwd);
+    // A here-string's word is not a pathname pattern: its text as written.
+    this.redirectWith(r.op, r.n, target, () => r.body ?? partsText(r.word, { home: this.options.home }), state, touched);
   }
 
   /** Why setting the variable `name` makes the command not checkable, if it does. */
@@ -234,7 +256,9 @@ class Walker {
     this.nested(child(r, 'Word'), state, depth);
     this.nested(child(r, 'Hdoc'), state, depth);
     const options = { home: this.options.home };
-    this.redirectWith(this.sh.operator(r.Op), text(child(r, 'N'), 'Value'), () => wordText(this.sh, child(r, 'Word'), options), () => heredocText(this.sh, r, options), state, touched);
+    const word = child(r, 'Word');
+    const target = () => this.expandOne(wordText(this.sh, word, options), () => wordParts(this.sh, word), state.cwd);
+    this.redirectWith(this.sh.operator(r.Op), text(child(r, 'N'), 'Value'), target, () => heredocText(this.sh, r, options), state, touched);
   }
 
   /** One redirection: what it writes, and the descriptors and standard input after it. */
@@ -285,7 +309,7 @@ class Walker {
     for (const a of list(cmd, 'Assigns')) this.nested(a, state, depth);
     const words = list(cmd, 'Args');
     for (const w of words) this.nested(w, state, depth);
-    if (words.length > 0) this.run(words.map((w) => wordText(this.sh, w, { home: this.options.home })), state, depth, true);
+    if (words.length > 0) this.run(words.flatMap((w) => this.expand(wordText(this.sh, w, { home: this.options.home }), () => wordParts(this.sh, w), state.cwd)), state, depth, true);
   }
 
   /** One simple command; `direct` when the shell runs it itself (a function is called), not through a prefix. */

@@ -55,6 +55,41 @@ export function wordText(sh: ShellSyntax, word: ShNode | null, options: WordOpti
 }
 
 /**
+ * The parser's word as the fast path's parts (for pathname expansion: globs.ts), or null
+ * when it holds anything but literal and quoted text.
+ * @example wordParts(sh, parse('rm .claude/*').Stmts[0].Cmd.Args[1]) // [{ quote: '', raw: '.claude/*' }]
+ */
+export function wordParts(sh: ShellSyntax, word: ShNode | null): WordPart[] | null {
+  const parts: WordPart[] = [];
+  for (const part of list(word, 'Parts')) {
+    switch (sh.nodeType(part)) {
+      case 'Lit':
+        parts.push({ quote: '', raw: text(part, 'Value') });
+        break;
+      case 'SglQuoted': {
+        const value = text(part, 'Value');
+        const decoded = part.Dollar === true ? decodeAnsiC(value) : value;
+        if (decoded === null) return null;
+        parts.push({ quote: "'", raw: decoded });
+        break;
+      }
+      case 'DblQuoted': {
+        let raw = '';
+        for (const inner of list(part, 'Parts')) {
+          if (sh.nodeType(inner) !== 'Lit') return null;
+          raw += text(inner, 'Value');
+        }
+        parts.push({ quote: '"', raw });
+        break;
+      }
+      default:
+        return null;
+    }
+  }
+  return parts;
+}
+
+/**
  * One part of a word as the fast path's scanner (simple-script.ts) reads it: unquoted text
  * as written (backslashes kept, as in the parser's Lit), or what '...' or "..." enclose.
  */

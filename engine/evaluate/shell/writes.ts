@@ -2,6 +2,7 @@
  * The files a shell command writes, as paths the matcher understands, or why they cannot
  * be known. Entry point of the shell analysis: pre-check, size bound, parse, walk, resolve.
  */
+import type { ListFolder } from './globs';
 import { absolutePath, normalizePath } from '../paths';
 import { descriptorPath, procPath, type HeldFile } from './fds';
 import { loadShellSyntax } from './parser';
@@ -37,6 +38,8 @@ export interface ShellWritesOptions {
   isFolder?: (path: string) => boolean;
   /** The policy's `known_commands`, each as its first words. */
   knownCommands?: readonly (readonly string[])[];
+  /** A folder's names (absolute path in), for words with `*`, `?` or `[...]` (globs.ts); without it such words are not static. */
+  listFolder?: ListFolder;
 }
 
 const WINDOWS_ROOT = /^[A-Za-z]:/;
@@ -54,7 +57,9 @@ export function shellWrites(command: string, options: ShellWritesOptions): Shell
     return { paths: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, via: 'limit' };
   }
   const cwd = absolutePath(options.cwd, '/');
-  const walkOptions = { projectRoot: options.projectRoot, known: options.knownCommands, ...(options.home !== undefined ? { home: options.home } : {}) };
+  const walkOptions = {
+    projectRoot: options.projectRoot, known: options.knownCommands, listFolder: options.listFolder, ...(options.home !== undefined ? { home: options.home } : {}),
+  };
   const simple = simpleScript(command);
   let found: WalkResult | null = simple ? walkSimple(simple, cwd, walkOptions) : null;
   const via = found ? 'precheck' : 'parser';
