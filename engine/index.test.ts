@@ -26,6 +26,7 @@ it('runs the whole pipeline through the public API', async () => {
 it('exports every stage by name', () => {
   const stages = ['parsePolicyText', 'loadPolicyFiles', 'validatePolicyFile', 'compilePolicy', 'buildPolicy', 'buildRuleIndex',
     'evaluate', 'renderResponse', 'renderFailure', 'createFileFacts', 'loadPolicy', 'loadPolicyForEvent', 'recordDecision', 'protocolFor', 'diagnostic',
-    'lintPolicy', 'lintSources', 'explainText', 'explainJson', 'planHooks', 'installHooks', 'checkDrift', 'matcherAccepts'];
+    'lintPolicy', 'lintSources', 'explainText', 'explainJson', 'planHooks', 'installHooks', 'checkDrift', 'matcherAccepts',
+    'readDecisionLog', 'verifyDecisionLog', 'verifyChain'];
   for (const name of stages) expect(typeof (api as Record<string, unknown>)[name]).toBe('function');
 });

@@ -69,6 +69,9 @@ export type { CachedArtefact, LoadPolicyOptions, LoadPolicyResult, PolicyCompile
 export { cacheDirectories, cacheFileName } from './host/cache';
 export { logCategories, buildDecisionRecord, appendDecisionRecord, recordDecision } from './host/decision-log';
 export type { DecisionRecord, RecordDecisionOptions } from './host/decision-log';
+export { readDecisionLog, verifyDecisionLog, GENESIS } from './host/log-chain';
+export type { DecisionLogRead, LoggedDecision, DecisionLogFilter, ChainReport, ChainBreak } from './host/log-chain';
+export { verifyChain } from './decision-log/verify';
 export { sendWebhook } from './host/webhook';
 export type { WebhookEnvelope } from './host/webhook';
 export { ENGINE_VERSION, PACKAGE_VERSION } from './host/engine-version';
