@@ -4,8 +4,7 @@
  * as `policy stats` finds it, or --file. docs/commands/log.md.
  */
 import * as path from 'path';
-import { InvalidArgumentError, type Command } from 'commander';
-import { CommanderError } from 'commander';
+import { CommanderError, InvalidArgumentError, type Command } from 'commander';
 import { diagnostic, formatDiagnostic } from '../../engine/diagnostics';
 import { RECORD_OUTCOMES, type DecisionLogFilter } from '../../engine/decision-log/filter';
 import { HASH_PATTERN } from '../../engine/decision-log/chain';
@@ -64,7 +63,7 @@ export function register(program: Command): void {
         process.stderr.write(`policy log: ${n} line${n === 1 ? ' is' : 's are'} not a decision record (line ${read.skipped.slice(0, 5).join(', ')}${n > 5 ? ', ...' : ''}); policy log verify says more\n`);
       }
       if (options.json) {
-        for (const r of read.records) process.stdout.write(`${r.text}\n`);
+        process.stdout.write(read.records.map((r) => `${r.text}\n`).join(''));
         return;
       }
       process.stdout.write(formatDecisionLog(read, shown(file), palette(useColor(process.env, process.stdout.isTTY === true))));
