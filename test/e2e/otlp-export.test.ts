@@ -282,6 +282,24 @@ describe('the collector down or failing: the runner does not wait, nothing is lo
     expect(waiting(box)).toEqual([]);
   }, 60_000);
 
+  it('a burst of 20 runners at once while the collector answers 503: every decision arrives once when it recovers', async () => {
+    receiver = await startOtlpReceiver();
+    receiver.answer(503);
+    box = makeSandbox({ '.claude/policies.yaml': ENV_POLICY });
+    const env = fastRetry(receiver.endpoint);
+    const b = box;
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => run(b, `burst-${i}`, env)));
+    for (const r of results) expect(r).toMatchObject({ stdout: DENY, stderr: '', exitCode: 0 });
+    await sleep(1000);
+    receiver.answer(200);
+    await receiver.waitFor({ logs: 20, spans: 20 }, 20_000);
+    await sleep(1500);
+    const sessions = Array.from({ length: 20 }, (_, i) => `burst-${i}`).sort();
+    expect(receiver.logs.map((l) => l.attributes['session.id']).sort()).toEqual(sessions);
+    expect(receiver.spans.map((l) => l.attributes['session.id']).sort()).toEqual(sessions);
+    expect(waiting(box)).toEqual([]);
+  }, 60_000);
+
   it('the drainer killed (as the agent could): its records stay spooled and a later event starts a new one', async () => {
     const port = await freePort();
     receiver = await startOtlpReceiver({ port, listening: false });
