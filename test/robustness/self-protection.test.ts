@@ -96,7 +96,8 @@ describe('self-protection through the runner', () => {
     ['the settings, by a redirect through a pattern', 'echo \'{"disableAllHooks":true}\' > .claude/settings.js?n'],
     ['every dot folder', 'rm -rf .[!.]*'],
     ['the policy files, from inside .claude', 'cd .claude && rm -f *.yaml'],
-  ])('denies a write through a pathname pattern, expanded as bash will (before: not static, so no decision): %s', (_name, command) => {
+    ['the policy and the settings, by braces', 'rm .claude/{policies.yaml,settings.json}'],
+  ])('denies a write through a pathname pattern or braces, expanded as bash will (before: not static, so no decision): %s', (_name, command) => {
     expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
   });
 

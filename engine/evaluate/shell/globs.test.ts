@@ -2,7 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { expandGlob, globPattern, type ListFolder } from './globs';
+import { expandGlob, expandWord, globPattern, type ListFolder } from './globs';
 import { shellWrites } from './writes';
 
 const listFs: ListFolder = (absolute) => {
@@ -85,5 +85,28 @@ describe('a Bash command judged on the names its patterns match', () => {
 
   it('without a way to list folders, a pattern is not static, as before', () => {
     expect(shellWrites('rm -rf .claude/*', { cwd: dir, projectRoot: dir }).unchecked).toMatch(/not static/);
+  });
+});
+
+describe('brace expansion, checked against bash', () => {
+  const braces = (word: string) => expandWord([{ quote: '', raw: word }], { cwd: dir, list: listFs });
+  it.each([
+    '.claude/{policies.yaml,settings.json}', 'a{b,c}d', 'x{a,b{1..2}}', '{1..3}', '{01..10}', '{a..e}', '{1..9..2}', '{5..1}', '{-2..2}',
+    '{a,b}{1,2}', '{a}', '{}', 'a{,b}', '{x,y', '.{claude,git}', '{a..c..2}', 'src/{*.ts,*.js}', '{.e,n}*', 'a\\{b,c}',
+  ])('%s', (word) => {
+    const bashWords = bash(word);
+    const expands = bashWords.length !== 1 || bashWords[0] !== word.replace(/\\(.)/g, '$1');
+    expect(braces(word) ?? [word.replace(/\\(.)/g, '$1')]).toEqual(expands ? bashWords : [word.replace(/\\(.)/g, '$1')]);
+  });
+
+  it('too many words: not known', () => {
+    expect(braces('{1..5000}')).toBeNull();
+    expect(braces('{1..50}{1..50}')).toBeNull();
+  });
+
+  it('a Bash command judged on every word its braces make', () => {
+    const found = shellWrites('rm .claude/{policies.yaml,settings.json} && touch "a"{1..2}', { cwd: dir, projectRoot: dir, listFolder: listFs });
+    expect(found.paths.map((p) => p.path).sort()).toEqual(['.claude/policies.yaml', '.claude/settings.json', 'a1', 'a2']);
+    expect(found.unchecked).toBeNull();
   });
 });

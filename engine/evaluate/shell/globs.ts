@@ -1,5 +1,7 @@
 /**
- * Pathname expansion, as bash does it before running a command: an unquoted `*`, `?` or
+ * Brace and pathname expansion, as bash does them before running a command. An unquoted
+ * `{a,b}` or `{1..3}` makes one word several (`.claude/{policies.yaml,settings.json}`),
+ * with nothing to look up. An unquoted `*`, `?` or
  * `[...]` in a word makes it a pattern, replaced by the names it matches (sorted), or left
  * as written when it matches none. `rm -rf .claude/*` removes the files `.claude` holds,
  * not a file named `*`: the analysis lists the folders through the event's facts and judges
@@ -16,15 +18,44 @@ export type ListFolder = (absolute: string) => string[] | null;
 export const MAX_MATCHES = 2000;
 
 /**
- * The word's text after quote removal with its pattern characters kept, or null when it is
- * no pattern (nothing to expand) or has another run-time expansion. Quoted text and
- * escaped characters come out escaped (`\*`), so only the word's own pattern characters act.
+ * The arguments a word becomes once its braces and patterns are expanded, or null when
+ * that cannot be known (another run-time expansion, no working folder, too many names).
+ * Only for words that expand: a word with neither gives null (its text is its argument).
+ * @example expandWord([{ quote: '', raw: '.claude/{a,b}.yaml' }], { cwd: '/p', list }) // ['.claude/a.yaml', '.claude/b.yaml']
+ */
+export function expandWord(parts: ReadonlyArray<{ quote: '' | "'" | '"'; raw: string }>, options: { home?: string; cwd: string | null; list: ListFolder }): Arg[] | null {
+  const template = wordTemplate(parts, options.home);
+  if (template === null) return null;
+  const words = expandBraces(template);
+  if (words === null) return null;
+  const out: Arg[] = [];
+  for (const word of words) {
+    if (!hasPattern(word)) out.push(unescape(word));
+    else {
+      const names = expandGlob(word, options.cwd, options.list);
+      if (names === null) return null;
+      out.push(...names);
+    }
+    if (out.length > MAX_MATCHES) return null;
+  }
+  return out;
+}
+
+/**
+ * The word's text after quote removal with its expansion characters kept, or null when it
+ * does not expand (no unquoted pattern or brace) or has another run-time expansion. Quoted
+ * text and escaped characters come out escaped (`\*`, `\{`), so only the word's own act.
  * @example globPattern([{ quote: '', raw: '.claude/*' }]) // '.claude/*'
  * @example globPattern([{ quote: '"', raw: 'a*' }]) // null: quoted, no pattern
  */
 export function globPattern(parts: ReadonlyArray<{ quote: '' | "'" | '"'; raw: string }>, home?: string): string | null {
+  const template = wordTemplate(parts, home);
+  return template !== null && !/[{,}]/.test(template.replace(/\\[\s\S]/g, '')) ? template : null;
+}
+
+function wordTemplate(parts: ReadonlyArray<{ quote: '' | "'" | '"'; raw: string }>, home?: string): string | null {
   let out = '';
-  let pattern = false;
+  let expands = false;
   for (let i = 0; i < parts.length; i++) {
     const { quote, raw } = parts[i];
     if (quote === "'") out += escapeAll(raw);
@@ -32,13 +63,101 @@ export function globPattern(parts: ReadonlyArray<{ quote: '' | "'" | '"'; raw: s
       if (/[$`]/.test(raw.replace(/\\[\s\S]/g, ''))) return null;
       out += escapeAll(raw.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c)));
     } else {
-      const lit = unquotedPattern(raw, i === 0 ? home : undefined, i === 0);
+      const lit = unquotedTemplate(raw, i === 0 ? home : undefined, i === 0);
       if (lit === null) return null;
-      pattern ||= lit.pattern;
-      out += lit.text;
+      out += lit;
     }
   }
-  return pattern ? out : null;
+  expands = hasPattern(out) || expandBraces(out)?.length !== 1 || expandBraces(out)?.[0] !== out;
+  return expands ? out : null;
+}
+
+/** True when the template has an unescaped `*`, `?` or a closed `[...]`. */
+function hasPattern(template: string): boolean {
+  for (let i = 0; i < template.length; i++) {
+    const c = template[i];
+    if (c === '\\') i++;
+    else if (c === '*' || c === '?' || (c === '[' && template.indexOf(']', i + 2) > 0)) return true;
+  }
+  return false;
+}
+
+/**
+ * Bash's brace expansion of an escaped template: `a{b,c}d` is `abd acd`, nested and in
+ * sequence; `{1..3}`, `{01..10}`, `{a..e}`, `{1..9..2}` count. A `{` with neither a `,` nor
+ * a sequence inside stays. Null past MAX_MATCHES words.
+ * @example expandBraces('x{a,b{1..2}}') // ['xa', 'xb1', 'xb2']
+ */
+export function expandBraces(template: string): string[] | null {
+  for (let i = 0; i < template.length; i++) {
+    const c = template[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c !== '{') continue;
+    const group = readBraces(template, i);
+    if (group === null) continue;
+    const prefix = template.slice(0, i);
+    const suffix = template.slice(group.end + 1);
+    const out: string[] = [];
+    for (const alternative of group.alternatives) {
+      const rest = expandBraces(prefix + alternative + suffix);
+      if (rest === null) return null;
+      out.push(...rest);
+      if (out.length > MAX_MATCHES) return null;
+    }
+    return out;
+  }
+  return [template];
+}
+
+/** The `{...}` at `start`: its alternatives and closing index, or null when it does not expand. */
+function readBraces(template: string, start: number): { alternatives: string[]; end: number } | null {
+  let depth = 0;
+  const commas: number[] = [];
+  for (let i = start; i < template.length; i++) {
+    const c = template[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '{') depth++;
+    else if (c === ',' && depth === 1) commas.push(i);
+    else if (c === '}' && --depth === 0) {
+      const inner = template.slice(start + 1, i);
+      if (commas.length > 0) {
+        const bounds = [start, ...commas, i];
+        return { alternatives: bounds.slice(1).map((b, k) => template.slice(bounds[k] + 1, b)), end: i };
+      }
+      const sequence = braceSequence(inner);
+      return sequence === null ? null : { alternatives: sequence, end: i };
+    }
+  }
+  return null;
+}
+
+/** `1..3`, `01..10`, `a..e`, with an optional `..step`; null when the text is no sequence. */
+function braceSequence(inner: string): string[] | null {
+  const numbers = /^([-+]?\d+)\.\.([-+]?\d+)(?:\.\.([-+]?\d+))?$/.exec(inner);
+  const letters = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.([-+]?\d+))?$/.exec(inner);
+  const match = numbers ?? letters;
+  if (!match) return null;
+  const from = numbers ? Number(match[1]) : match[1].charCodeAt(0);
+  const to = numbers ? Number(match[2]) : match[2].charCodeAt(0);
+  const step = Math.abs(Number(match[3] ?? 1)) || 1;
+  if (Math.abs(to - from) / step > MAX_MATCHES) return null;
+  const width = numbers && (/^[-+]?0\d/.test(match[1]) || /^[-+]?0\d/.test(match[2])) ? Math.max(match[1].replace(/^[-+]/, '').length + (from < 0 ? 1 : 0), match[2].replace(/^[-+]/, '').length + (to < 0 ? 1 : 0)) : 0;
+  const out: string[] = [];
+  for (let v = from; from <= to ? v <= to : v >= to; v += from <= to ? step : -step) {
+    out.push(numbers ? pad(v, width) : escapeAll(String.fromCharCode(v)));
+  }
+  return out;
+}
+
+function pad(value: number, width: number): string {
+  const digits = String(Math.abs(value)).padStart(width - (value < 0 ? 1 : 0), '0');
+  return value < 0 ? `-${digits}` : digits;
 }
 
 /**
@@ -169,22 +288,12 @@ const CLASSES: Record<string, string> = {
   xdigit: '0-9A-Fa-f', punct: '!-\\/:-@\\[-`{-~', word: 'A-Za-z0-9_', blank: ' \\t',
 };
 
-/** Unquoted text as a pattern: escapes kept, `~` at the start expanded; null on any other expansion. */
-function unquotedPattern(raw: string, home: string | undefined, first: boolean): { text: string; pattern: boolean } | null {
-  let pattern = false;
-  let braceOpen = -1;
+/** Unquoted text as a template: escapes kept, `~` at the start expanded; null on any other expansion. */
+function unquotedTemplate(raw: string, home: string | undefined, first: boolean): string | null {
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (c === '$' || c === '`') return null;
-    if (c === '*' || c === '?') pattern = true;
-    if (c === '[' && raw.indexOf(']', i + 2) > 0) pattern = true;
-    // Brace expansion makes several words: left to the long way (not checkable).
-    if (c === '{') braceOpen = i;
-    else if (braceOpen >= 0 && (c === ',' || (c === '.' && raw[i + 1] === '.'))) return null;
+    if (c === '\\') i++;
+    else if (c === '$' || c === '`') return null;
   }
   let text = raw.replace(/\\\n/g, '');
   if (first && text.startsWith('~')) {
@@ -193,7 +302,7 @@ function unquotedPattern(raw: string, home: string | undefined, first: boolean):
     if (user !== '' || !home) return null;
     text = escapeAll(home) + (slash < 0 ? '' : text.slice(slash));
   }
-  return { text, pattern };
+  return text;
 }
 
 /** The pattern's text as bash passes it when it matches nothing: escapes removed. */
@@ -202,7 +311,7 @@ function unescape(pattern: string): string {
 }
 
 function escapeAll(text: string): string {
-  return text.replace(/[\\*?[\]]/g, '\\$&');
+  return text.replace(/[\\*?[\]{},]/g, '\\$&');
 }
 
 function escapeRegex(c: string): string {

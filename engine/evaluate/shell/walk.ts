@@ -13,7 +13,7 @@ import { child, list, text, ShellSyntaxError, type ShellSyntax, type ShNode } fr
 import { unsafeVariable } from './variables';
 import { applyRedirect } from './redirects';
 import type { SimpleCommand, SimpleRedirect } from './simple-script';
-import { expandGlob, globPattern, type ListFolder } from './globs';
+import { expandWord, type ListFolder } from './globs';
 import { heredocText, nestedScripts, partsText, wordParts, wordText, type Arg, type WordPart } from './words';
 
 /** The shell's state at one point. */
@@ -147,15 +147,14 @@ class Walker {
   }
 
   /**
-   * The arguments a word becomes: its text; or, for a word whose only expansion is a
-   * pattern (`.claude/*`), the names it matches in the working folder as bash passes them
+   * The arguments a word becomes: its text; or, for a word whose only expansions are
+   * braces and patterns (`.claude/{a,b}`, `.claude/*`), the words and names bash passes
    * (globs.ts); [null] when that cannot be known.
    */
   private expand(word: Arg, parts: () => readonly WordPart[] | null, cwd: string | null): Arg[] {
     if (word !== null || !this.options.listFolder) return [word];
     const found = parts();
-    const pattern = found ? globPattern(found, this.options.home) : null;
-    return (pattern === null ? null : expandGlob(pattern, cwd, this.options.listFolder)) ?? [null];
+    return (found ? expandWord(found, { home: this.options.home, cwd, list: this.options.listFolder }) : null) ?? [null];
   }
 
   /** A redirection's target: a pattern must match one name (more is bash's "ambiguous redirect"). */
