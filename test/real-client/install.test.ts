@@ -33,7 +33,7 @@ function tempDir(name: string): string {
 }
 
 function npm(cwd: string, args: string[]): string {
-  return execFileSync('npm', [...args, '--offline', '--no-audit', '--no-fund'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
+  return execFileSync('npm', [...args, '--prefer-offline', '--no-audit', '--no-fund'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error' } });
 }
 
 /**

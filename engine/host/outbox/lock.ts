@@ -16,12 +16,16 @@ const { O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
 /**
- * True when a drainer holds the folder's lock and touched it lately.
+ * True when a drainer holds the folder's lock, touched it lately, and its process is alive
+ * (a killed drainer is replaced by the next event, not 15 s later).
  * @example drainerAlive('/home/me/.cache/hookpolicy/webhook-spool') // false
  */
 export function drainerAlive(folder: string, nowMs = Date.now()): boolean {
+  const lock = path.join(folder, LOCK);
   try {
-    return nowMs - fs.statSync(path.join(folder, LOCK)).mtimeMs < LOCK_STALE_MS;
+    if (nowMs - fs.statSync(lock).mtimeMs >= LOCK_STALE_MS) return false;
+    const pid = Number(fs.readFileSync(lock, 'utf8'));
+    return !(Number.isInteger(pid) && pid > 0) || processAlive(pid);
   } catch {
     return false;
   }
@@ -90,8 +94,15 @@ export function releaseLock(folder: string): void {
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A killed drainer whose parent (the runner, gone) left it to an init that does not reap
+  // is a zombie: it answers signal 0 but holds nothing. Linux says so in /proc.
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }

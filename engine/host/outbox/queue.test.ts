@@ -59,6 +59,8 @@ it('one lock holder; a stale lock is taken over; release frees it', () => {
 
 it('takes over a lock whose process is gone', () => {
   fs.writeFileSync(path.join(spool, 'sender.lock'), '999999999');
+  // Fresh, but its process is gone: no drainer is alive, the next event starts one.
+  expect(drainerAlive(spool)).toBe(false);
   expect(acquireLock(spool)).toBe(true);
   expect(fs.readFileSync(path.join(spool, 'sender.lock'), 'utf8')).toBe(String(process.pid));
 });
