@@ -151,6 +151,28 @@ export interface Sandbox {
 }
 
 /**
+ * Kills the detached drainers (webhook sender, OTLP exporter, PostgreSQL shipper) of a
+ * sandbox's cache: each names its pid in its outbox's lock. One still retrying a sink the
+ * test has closed would otherwise write into the folder while it is removed, and live on.
+ */
+function stopDrainers(cacheDir: string): void {
+  let outboxes: string[];
+  try {
+    outboxes = fs.readdirSync(cacheDir);
+  } catch {
+    return;
+  }
+  for (const outbox of outboxes) {
+    try {
+      const pid = Number(fs.readFileSync(path.join(cacheDir, outbox, 'sender.lock'), 'utf8'));
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) process.kill(pid, 'SIGKILL');
+    } catch {
+      // No lock, or its process is gone.
+    }
+  }
+}
+
+/**
  * A fresh project folder (real path) with its own cache folder beside it.
  * @example const box = makeSandbox({ '.claude/policies.yaml': 'version: 1\n' });
  */
@@ -168,8 +190,9 @@ export function makeSandbox(files: Record<string, string> = {}): Sandbox {
       return target;
     },
     remove() {
+      stopDrainers(cacheDir);
       fs.rmSync(dir, { recursive: true, force: true });
-      fs.rmSync(cacheDir, { recursive: true, force: true });
+      fs.rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
   for (const [relative, content] of Object.entries(files)) box.write(relative, content);
