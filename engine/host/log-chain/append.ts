@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import { acquireLogLock, type LogLockOptions } from './lock';
-import { lastLineHash } from './tail';
+import { hashing, lastLineHash } from './tail';
 
 export interface ChainedAppendResult {
   /** The `prev` the line was given. */
@@ -20,6 +20,8 @@ export interface ChainedAppendResult {
  * @example appendChainedLine(fd, '/p/.claude/decisions.jsonl.lock', (prev) => JSON.stringify({ ...record, prev })).prev // '9c1e…'
  */
 export function appendChainedLine(fd: number, lockPath: string, line: (prev: string) => string, options: LogLockOptions = {}): ChainedAppendResult {
+  // node:crypto is loaded before the lock is taken: the time under it stays the read, the hash and the write.
+  hashing();
   const lock = acquireLogLock(lockPath, options);
   try {
     const tail = lastLineHash(fd, fs.fstatSync(fd).size);

@@ -10,7 +10,6 @@
  * caller appends without it (the record is never dropped) and warns.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 
 /**
  * How long a runner waits for the lock in all. It is held for well under 1 ms, but 200
@@ -55,7 +54,7 @@ export function acquireLogLock(lockPath: string, options: LogLockOptions = {}): 
   const now = options.now ?? Date.now;
   const waitMs = options.waitMs ?? LOCK_WAIT_MS;
   const staleMs = options.staleMs ?? LOCK_STALE_MS;
-  const owner = `${process.pid} ${os.hostname()} ${Math.random().toString(36).slice(2, 10)}`;
+  const owner = `${process.pid} ${os().hostname()} ${Math.random().toString(36).slice(2, 10)}`;
   const deadline = now() + waitMs;
   let delay = 1;
   for (;;) {
@@ -153,7 +152,7 @@ function takeOverStale(lockPath: string, nowMs: number, staleMs: number): boolea
 function ownerIsGone(lockPath: string, stat: fs.Stats): boolean {
   const text = stat.isSymbolicLink() ? readLink(lockPath) : readSmallFile(lockPath);
   const m = text === null ? null : /^(\d+) (\S*)/.exec(text);
-  if (!m || m[2] !== os.hostname() || Number(m[1]) === process.pid) return false;
+  if (!m || m[2] !== os().hostname() || Number(m[1]) === process.pid) return false;
   try {
     process.kill(Number(m[1]), 0);
     return false;
@@ -182,4 +181,10 @@ function readSmallFile(file: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** node:os, loaded when first needed: a runner that never takes a lock or ships never loads it. */
+function os(): typeof import('os') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('os') as typeof import('os');
 }

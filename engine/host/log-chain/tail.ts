@@ -3,7 +3,6 @@
  * 4 KiB in the common case, however long the log is. A longer last line is found by
  * reading further back and hashed in chunks, so memory stays bounded.
  */
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import { GENESIS } from '../../decision-log/chain';
 
@@ -28,7 +27,7 @@ export function lastLineHash(fd: number, size: number): LogTail {
   const end = size - (terminated ? 1 : 0);
   const endInTail = end - tailStart;
   const nl = endInTail === 0 ? -1 : tail.lastIndexOf(0x0a, endInTail - 1);
-  if (nl >= 0 || tailStart === 0) return { hash: createHash('sha256').update(tail.subarray(nl + 1, endInTail)).digest('hex'), terminated };
+  if (nl >= 0 || tailStart === 0) return { hash: hashing().createHash('sha256').update(tail.subarray(nl + 1, endInTail)).digest('hex'), terminated };
   // The last line is longer than the tail: find where it starts, then hash it forwards.
   let start = 0;
   for (let chunkEnd = tailStart; chunkEnd > 0;) {
@@ -40,7 +39,7 @@ export function lastLineHash(fd: number, size: number): LogTail {
     }
     chunkEnd = chunkStart;
   }
-  const hash = createHash('sha256');
+  const hash = hashing().createHash('sha256');
   for (let at = start; at < end; at += CHUNK_BYTES) hash.update(readAt(fd, at, Math.min(CHUNK_BYTES, end - at)));
   return { hash: hash.digest('hex'), terminated };
 }
@@ -54,4 +53,15 @@ function readAt(fd: number, position: number, length: number): Buffer {
     got += n;
   }
   return got === length ? buf : buf.subarray(0, got);
+}
+
+/**
+ * node:crypto, for the line hashes. Loading it costs a runner ~2-3 ms, so only a runner
+ * that appends a line loads it, and before it takes the log's lock (appendChainedLine calls
+ * this first): other runners never wait on the load.
+ * @example hashing().createHash('sha256')
+ */
+export function hashing(): typeof import('crypto') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('crypto') as typeof import('crypto');
 }

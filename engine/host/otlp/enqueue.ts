@@ -4,7 +4,6 @@
  * for the detached exporter (dist/otlp-exporter.cjs). Nothing here loads the SDK: the
  * runner writes one file, looks at one lock, and goes on.
  */
-import { randomBytes } from 'crypto';
 import * as path from 'path';
 import { diagnostic } from '../../diagnostics';
 import type { CompiledLog, Diagnostic } from '../../types';
@@ -94,7 +93,7 @@ export function exportDecision(target: OtlpTarget, record: OtlpDecisionRecord, p
     // Without a folder only this user can write, a record cannot wait for the collector.
     return diagnostic('log-error', 'cannot export the decision to OpenTelemetry: no cache folder only this user can write (set HOOKPOLICY_CACHE_DIR)');
   }
-  const item: OtlpItem = { v: 1, id: randomBytes(16).toString('hex'), target, project: path.basename(projectRoot.replace(/[\\/]+$/, '')), record };
+  const item: OtlpItem = { v: 1, id: crypto().randomBytes(16).toString('hex'), target, project: path.basename(projectRoot.replace(/[\\/]+$/, '')), record };
   const problem = sendThroughOutbox(folder, JSON.stringify(item), options.exporter ?? path.join(__dirname, 'otlp-exporter.cjs'), options);
   return problem ?? headerEnvProblem(target, env);
 }
@@ -117,4 +116,10 @@ function value(env: Env, name: string): string | undefined {
 /** `base` + `/v1/logs`, one slash between them. */
 function withResource(base: string, resource: string): string {
   return `${base.replace(/\/+$/, '')}/${resource}`;
+}
+
+/** node:crypto, loaded by the first event that needs it (~2 ms a runner that logs nothing never pays). */
+function crypto(): typeof import('crypto') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('crypto') as typeof import('crypto');
 }

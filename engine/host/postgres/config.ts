@@ -4,7 +4,6 @@
  * shipped row says about where it came from (project, host, user). Runner side: nothing
  * here loads pg.
  */
-import * as os from 'os';
 import * as path from 'path';
 
 /** The variable that holds the database URL (postgres://user:password@host:5432/db). */
@@ -84,7 +83,7 @@ export interface RowOrigin {
  * @example rowOrigin({}, '/home/ann/shop') // { project: 'shop', project_dir: '/home/ann/shop', host: 'ann-laptop', user: 'ann' }
  */
 export function rowOrigin(env: Env, projectRoot: string): RowOrigin {
-  return { project: projectName(env, projectRoot), project_dir: projectRoot, host: os.hostname(), user: userName(env) };
+  return { project: projectName(env, projectRoot), project_dir: projectRoot, host: os().hostname(), user: userName(env) };
 }
 
 /**
@@ -98,9 +97,15 @@ export function projectName(env: Env, projectRoot: string): string {
 
 function userName(env: Env): string {
   try {
-    return os.userInfo().username;
+    return os().userInfo().username;
   } catch {
     // No passwd entry for this uid (a container): the environment's word for it.
     return env.USER ?? env.LOGNAME ?? String(process.getuid?.() ?? 'unknown');
   }
+}
+
+/** node:os, loaded when first needed: a runner that never takes a lock or ships never loads it. */
+function os(): typeof import('os') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('os') as typeof import('os');
 }
