@@ -5,7 +5,7 @@
  * Write on a policy of 1,000 rules has ~300 candidates, most of them for other agents.
  */
 import { isBuiltInRule } from '../built-in-rule';
-import type { CompiledRule, RuleIndex } from '../types';
+import type { CompiledRule, RuleIndex, RuleTrace } from '../types';
 import { checkAgents, checkTools } from './conditions';
 import { notMatched, type RuleResult } from './rule';
 import type { EventScope } from './scope';
@@ -24,6 +24,8 @@ export interface EventOnlyTable {
    * only traced, in one go.
    */
   runEnd: Int32Array;
+  /** Per run start, the traces of the run (made when the run is first met): pushed in one call. */
+  runTraces: Array<RuleTrace[] | undefined>;
 }
 
 const tables = new WeakMap<RuleIndex, Map<string, EventOnlyTable>>();
@@ -53,7 +55,21 @@ function buildTable(rules: readonly CompiledRule[], candidates: readonly number[
     const plain = results[k] !== null && isPlain(rules[candidates[k]]);
     runEnd[k] = plain ? (k + 1 < candidates.length && runEnd[k + 1] > k + 1 ? runEnd[k + 1] : k + 1) : k;
   }
-  return { results, runEnd };
+  return { results, runEnd, runTraces: new Array(candidates.length) };
+}
+
+/**
+ * The traces of the run of fixed results that starts at `k` (see runEnd), made once per table.
+ * @example runTraces(table, 0).length // table.runEnd[0]
+ */
+export function runTraces(table: EventOnlyTable, k: number): RuleTrace[] {
+  let traces = table.runTraces[k];
+  if (traces === undefined) {
+    traces = [];
+    for (let i = k; i < table.runEnd[k]; i++) traces.push((table.results[i] as RuleResult).trace);
+    table.runTraces[k] = traces;
+  }
+  return traces;
 }
 
 function fixedResult(rule: CompiledRule, scope: EventScope): RuleResult | null {

@@ -167,6 +167,36 @@ function foldAll(all: string[]): string[] {
  * @example isCaught(pathFilter({ deny: ['.env'] }), { path: '.ENV', resolved: null, literal: null }) // true
  */
 export function isCaught(filter: CompiledPathFilter, view: PathView): boolean {
+  // The verdict depends only on the filter and on what the view reads as, so it is kept
+  // per filter and reading: the same path met again (each event of a session, each rule
+  // sharing a filter) is one lookup instead of the globs.
+  const key = verdictKey(view);
+  let known = caughtVerdicts.get(filter);
+  if (known === undefined) caughtVerdicts.set(filter, (known = new Map()));
+  let verdict = known.get(key);
+  if (verdict === undefined) {
+    verdict = judgeCaught(filter, view);
+    if (known.size >= MAX_VERDICTS) known.clear();
+    known.set(key, verdict);
+  }
+  return verdict;
+}
+
+const caughtVerdicts = new WeakMap<CompiledPathFilter, Map<string, boolean>>();
+const verdictKeys = new WeakMap<PathView, string>();
+const MAX_VERDICTS = 512;
+
+/** Everything isCaught reads of a view, as one string: ambiguity, drives, the readings. */
+function verdictKey(view: PathView): string {
+  let key = verdictKeys.get(view);
+  if (key === undefined) {
+    key = `${view.ambiguous ? 1 : 0}${view.noDrives === true ? 1 : 0}\0${readings(view).join('\0')}`;
+    verdictKeys.set(view, key);
+  }
+  return key;
+}
+
+function judgeCaught(filter: CompiledPathFilter, view: PathView): boolean {
   const all = readings(view);
   const drives = view.noDrives !== true;
   if (!view.ambiguous && filter.except && all.every((p) => matchesAny(filter.except as RegexSource[], p, false, drives))) return false;
