@@ -13,8 +13,7 @@ import { compileRule } from './compile/rule';
 import { compileRegex } from './compile/regex';
 import { compileSettings, coveringBypasses, redactPatternsOf } from './compile/settings';
 import { checkWebhookBody } from './compile/webhook-body';
-import { checkWebhookHeaders } from './compile/webhook-headers';
-import { checkOtlpHeaders } from './compile/otlp-headers';
+import { checkHeaderEnv } from './compile/header-env';
 
 export { globRegex } from './compile/paths';
 export { wildcardRegex } from './compile/patterns';
@@ -75,10 +74,10 @@ export function compilePolicy(files: LoadedFile[], earlier: readonly PlacedDiagn
     checkWebhookBody(ctx);
     place(bodyFrom, file.file, '/settings/log/webhook/body');
     const headersFrom = diagnostics.length;
-    checkWebhookHeaders(ctx);
+    checkHeaderEnv(ctx, 'webhook');
     place(headersFrom, file.file, '/settings/log/webhook/headers');
     const otlpFrom = diagnostics.length;
-    checkOtlpHeaders(ctx);
+    checkHeaderEnv(ctx, 'otlp');
     place(otlpFrom, file.file, '/settings/log/otlp/headers');
   }
 

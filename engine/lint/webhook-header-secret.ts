@@ -8,7 +8,7 @@
  */
 import { toPointer } from '../load/source-map';
 import { headerEnvReferences } from '../render/header-env';
-import type { Diagnostic } from '../types';
+import type { LoadedFile } from '../types';
 import { defineCheck, report } from './check';
 
 /** Header names that carry credentials. */
@@ -22,23 +22,31 @@ export const webhookHeaderSecret = defineCheck({
     secret: 'settings.log.webhook.headers.{header}: the value looks like a secret written into the policy',
   },
   check(ctx) {
-    const out: Diagnostic[] = [];
-    for (const file of ctx.files) {
-      const doc = file.doc as { settings?: { log?: { webhook?: { headers?: unknown } } } } | null;
-      const headers = doc?.settings?.log?.webhook?.headers;
-      if (!headers || typeof headers !== 'object' || Array.isArray(headers)) continue;
-      for (const [header, value] of Object.entries(headers as Record<string, unknown>)) {
-        if (typeof value !== 'string' || !looksLikeSecret(header, value)) continue;
-        out.push(report(this, {
-          messageId: 'secret', data: { header },
-          at: file.map.locate(toPointer(['settings', 'log', 'webhook', 'headers', header]), 'value'),
-          hint: `write it as \${NAME} (say "Bearer \${HP_WEBHOOK_TOKEN}") and list NAME in settings.log.webhook.allowed_env_vars`,
-        }));
-      }
-    }
-    return out;
+    return secretHeaders(ctx.files, 'webhook').map(({ file, header }) => report(this, {
+      messageId: 'secret', data: { header },
+      at: file.map.locate(toPointer(['settings', 'log', 'webhook', 'headers', header]), 'value'),
+      hint: `write it as \${NAME} (say "Bearer \${HP_WEBHOOK_TOKEN}") and list NAME in settings.log.webhook.allowed_env_vars`,
+    }));
   },
 });
+
+/**
+ * The headers of `settings.log.<key>` whose values look like literal credentials, file by file.
+ * @example secretHeaders(ctx.files, 'otlp') // [{ file, header: 'authorization' }]
+ */
+export function secretHeaders(files: readonly LoadedFile[], key: 'webhook' | 'otlp'): Array<{ file: LoadedFile; header: string }> {
+  const out: Array<{ file: LoadedFile; header: string }> = [];
+  for (const file of files) {
+    const doc = file.doc as { settings?: { log?: Record<string, { headers?: unknown } | undefined> } } | null;
+    const setting = doc?.settings?.log?.[key];
+    const headers = setting && typeof setting === 'object' ? setting.headers : undefined;
+    if (!headers || typeof headers !== 'object' || Array.isArray(headers)) continue;
+    for (const [header, value] of Object.entries(headers as Record<string, unknown>)) {
+      if (typeof value === 'string' && looksLikeSecret(header, value)) out.push({ file, header });
+    }
+  }
+  return out;
+}
 
 /**
  * True when a header value looks like a literal credential.

@@ -2,6 +2,7 @@
  * One line of the decision log as the report reads it: the fields it shows, checked for
  * their types. A line that is not JSON, or lacks a time or a known outcome, is garbled.
  */
+import { jsonObject } from '../json-object';
 
 /** The outcomes of a decision record, in the order the report shows them. */
 export const OUTCOMES = ['deny', 'ask', 'block', 'allow', 'none'] as const;
@@ -34,14 +35,8 @@ const OUTCOME_SET: ReadonlySet<string> = new Set(OUTCOMES);
  * @example parseLogLine('{"time":"2026-01-14T09:15:00.000Z","outcome":"deny","rules":["r"]}')?.outcome // 'deny'
  */
 export function parseLogLine(line: string): ReportRecord | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
-  const r = v as Record<string, unknown>;
+  const r = jsonObject(line);
+  if (r === null) return null;
   if (typeof r.time !== 'string' || typeof r.outcome !== 'string' || !OUTCOME_SET.has(r.outcome)) return null;
   const timeMs = Date.parse(r.time);
   if (!Number.isFinite(timeMs)) return null;

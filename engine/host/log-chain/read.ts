@@ -9,6 +9,7 @@ import { splitLines } from '../../decision-log/chain';
 import { matchesFilter, type DecisionLogFilter, type FilterableRecord } from '../../decision-log/filter';
 import { verifyChain, type ChainReport, type VerifyChainOptions } from '../../decision-log/verify';
 import type { DecisionRecord } from '../decision-log';
+import { jsonObject } from '../../json-object';
 
 const { O_RDONLY } = fs.constants;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
@@ -96,14 +97,8 @@ function readLogBytes(file: string): Buffer | null {
 
 /** A parsed line, when it has what every decision record has. */
 function asRecord(text: string): DecisionRecord | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
-  const r = v as Record<string, unknown>;
+  const r = jsonObject(text);
+  if (r === null) return null;
   const nullableString = (x: unknown) => x === null || x === undefined || typeof x === 'string';
   if (typeof r.time !== 'string' || typeof r.event !== 'string' || typeof r.outcome !== 'string' || !Array.isArray(r.rules)) return null;
   if (!nullableString(r.session_id) || !nullableString(r.tool) || !nullableString(r.agent)) return null;

@@ -9,6 +9,7 @@ import * as path from 'path';
 import type { MemoryRecord } from '../../types';
 import { openLogForAppend } from '../log-file';
 import { ensureStoreFolder } from './store-folder';
+import { jsonObject } from '../../json-object';
 
 /** A record as the journal holds it: everything but the id the index gives it. */
 export type JournalRecord = Omit<MemoryRecord, 'id'>;
@@ -106,14 +107,8 @@ export function readJournal(file: string, offset: number): JournalChunk {
 
 /** A journal line as a record, or null when it is not one. */
 export function parseLine(line: string): JournalRecord | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
-  const r = v as Record<string, unknown>;
+  const r = jsonObject(line);
+  if (r === null) return null;
   const text = (k: string) => typeof r[k] === 'string';
   const orNull = (k: string) => r[k] === null || typeof r[k] === 'string';
   if (!text('at') || !text('event') || !text('rule') || !text('kind') || !text('text') || !orNull('session') || !orNull('agent')) return null;
