@@ -491,6 +491,34 @@ export interface FileFact {
   mtimeMs: number;
 }
 
+/** One line of the decision log (written by engine/host/decision-log.ts, read by the log's readers and exporters). */
+export interface DecisionRecord {
+  time: string;
+  /** The hash chain: SHA-256 (hex) of the log's line before this one, set when the line is appended (docs/commands/log.md). */
+  prev?: string;
+  session_id: string | null;
+  event: string;
+  tool: string | null;
+  agent: string | null;
+  outcome: Decision['outcome'];
+  /** The rules that decided, or every rule that fired when none decided. */
+  rules: string[];
+  reason: string | null;
+  paths: string[];
+  /** The Bash command (or another tool's main input), redacted and cut (logged-command.ts). */
+  command?: string;
+  contexts?: string[];
+  warnings?: string[];
+  bypass?: Decision['bypass'];
+  errors?: string[];
+  /** The files the policy was built from. */
+  policy: string[];
+  /** The runner's own time for the event, in ms (stdin read to answer; node's start-up not included). */
+  duration_ms?: number;
+  /** The runner let the event through without judging it (on_error: open; see `errors`). */
+  fail_open?: true;
+}
+
 /**
  * What the evaluator may ask of the world. The host layer implements it with the file
  * system; tests implement it with in-memory data. All paths are project-relative POSIX.

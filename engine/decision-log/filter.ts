@@ -3,6 +3,7 @@
  * outcome, tool, event and session. Each list matches any of its values; lists combine
  * with and.
  */
+import type { DecisionRecord } from '../types';
 
 export interface DecisionLogFilter {
   /** Epoch ms: records at or after. */
@@ -22,15 +23,7 @@ export interface DecisionLogFilter {
 }
 
 /** The fields of a logged record a filter reads (every record of the log has them). */
-export interface FilterableRecord {
-  time: string;
-  session_id: string | null;
-  event: string;
-  tool: string | null;
-  agent: string | null;
-  outcome: string;
-  rules: readonly string[];
-}
+export type FilterableRecord = Pick<DecisionRecord, 'time' | 'session_id' | 'event' | 'tool' | 'agent' | 'outcome' | 'rules'>;
 
 /** The outcomes a decision record can have. */
 export const RECORD_OUTCOMES = ['deny', 'ask', 'allow', 'block', 'none'] as const;

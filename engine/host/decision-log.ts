@@ -6,7 +6,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { diagnostic, formatDiagnostic } from '../diagnostics';
-import type { CompiledPolicy, Decision, Diagnostic, HookEvent, JsonValue } from '../types';
+import type { CompiledPolicy, Decision, DecisionRecord, Diagnostic, HookEvent, JsonValue } from '../types';
+
+export type { DecisionRecord } from '../types';
 import { sendWebhook, type SendWebhookOptions } from './webhook';
 import { webhookEnvProblem } from './webhook-headers';
 import { isoTime } from './iso-time';
@@ -22,33 +24,6 @@ import { shipToPostgres } from './postgres/ship';
 
 export { logCategories, shouldRecord } from '../evaluate/log-categories';
 
-/** One line of the decision log. */
-export interface DecisionRecord {
-  time: string;
-  /** The hash chain: SHA-256 (hex) of the log's line before this one, set when the line is appended (docs/commands/log.md). */
-  prev?: string;
-  session_id: string | null;
-  event: string;
-  tool: string | null;
-  agent: string | null;
-  outcome: Decision['outcome'];
-  /** The rules that decided, or every rule that fired when none decided. */
-  rules: string[];
-  reason: string | null;
-  paths: string[];
-  /** The Bash command (or another tool's main input), redacted and cut (logged-command.ts). */
-  command?: string;
-  contexts?: string[];
-  warnings?: string[];
-  bypass?: Decision['bypass'];
-  errors?: string[];
-  /** The files the policy was built from. */
-  policy: string[];
-  /** The runner's own time for the event, in ms (stdin read to answer; node's start-up not included). */
-  duration_ms?: number;
-  /** The runner let the event through without judging it (on_error: open; see `errors`). */
-  fail_open?: true;
-}
 
 /**
  * The log line for a decision.

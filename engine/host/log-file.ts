@@ -8,6 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { isInside, leadsOutOf, nearestExisting } from './folder-paths';
 
 const { O_WRONLY, O_RDWR, O_APPEND, O_CREAT } = fs.constants;
 /** Absent on Windows, where neither a FIFO nor a symlink can be planted this way. */
@@ -72,27 +73,11 @@ export function openLogForAppend(target: string, projectRoot: string, options: O
 
 /** Throws when `folder`'s real path leaves the project (a symlinked folder on the way). */
 function checkFolder(folder: string, projectRoot: string): void {
-  const real = fs.realpathSync.native(folder);
-  const root = path.resolve(projectRoot);
-  // The project root itself may be reached through a symlink: compare real with real only when needed.
-  if (isInside(real, root) || isInside(real, fs.realpathSync.native(root))) return;
-  throw new LogRefusedError(`${folder} leads out of the project (to ${real}) through a symbolic link`);
+  const real = leadsOutOf(folder, projectRoot);
+  if (real !== null) throw new LogRefusedError(`${folder} leads out of the project (to ${real}) through a symbolic link`);
 }
 
-function nearestExisting(folder: string): string {
-  let at = folder;
-  while (!fs.existsSync(at)) {
-    const up = path.dirname(at);
-    if (up === at) break;
-    at = up;
-  }
-  return at;
-}
 
-function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === '' || (relative.split(path.sep)[0] !== '..' && !path.isAbsolute(relative));
-}
 
 function kind(stat: fs.Stats): string {
   if (stat.isFIFO()) return 'a FIFO';

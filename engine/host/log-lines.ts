@@ -6,8 +6,7 @@
  */
 import * as fs from 'fs';
 import { StringDecoder } from 'string_decoder';
-
-const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+import { NotPlainFileError, openRegularFile } from './regular-file';
 
 /** What is at the log's path is not a file to read. */
 export class LogUnreadableError extends Error {
@@ -30,10 +29,14 @@ export interface ReadLogLinesOptions {
  */
 export function readLogLines(file: string, onLine: (line: string) => void, onDropped: () => void, options: ReadLogLinesOptions = {}): void {
   const maxLine = options.maxLineChars ?? 4 * 1024 * 1024;
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | O_NONBLOCK);
+  let fd: number;
   try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new LogUnreadableError(`${file} is not a regular file`);
+    fd = openRegularFile(file, { followLinks: true });
+  } catch (e) {
+    if (e instanceof NotPlainFileError) throw new LogUnreadableError(`${file} is not a regular file`);
+    throw e;
+  }
+  try {
     const buffer = Buffer.alloc(options.chunkBytes ?? 1024 * 1024);
     const decoder = new StringDecoder('utf8');
     let pending = '';

@@ -5,30 +5,14 @@
  * conventions where one exists (session.id, service.*, host.name, user.*), `hookpolicy.*`
  * otherwise; docs/operations.md#opentelemetry lists them.
  */
+import type { DecisionRecord } from '../types';
 
-/** The fields of a decision-log line the export reads (engine/host/decision-log.ts). */
-export interface OtlpDecisionRecord {
-  time: string;
-  session_id: string | null;
-  event: string;
-  tool: string | null;
-  agent: string | null;
-  outcome: string;
-  rules: string[];
-  reason: string | null;
-  paths: string[];
-  warnings?: string[];
-  errors?: string[];
-  bypass?: { env: string; value: string; rules: string[] } | null;
-  policy?: string[];
-  duration_ms?: number;
-  /** The hash of the log's previous line, when the log is hash-chained. */
-  prev?: string;
-  /** The runner let the event through without judging it (on_error: open). */
-  fail_open?: boolean;
-  /** The Bash command (or url, query, pattern), redacted and cut by the log. */
-  command?: string;
-}
+/**
+ * The decision-log line the export reads, as it comes back from the outbox (JSON): the
+ * runner's record, read loosely where a line from elsewhere may differ (`policy` absent,
+ * any outcome text, `fail_open` any boolean).
+ */
+export type OtlpDecisionRecord = Omit<DecisionRecord, 'policy' | 'outcome' | 'fail_open'> & { policy?: string[]; outcome: string; fail_open?: boolean };
 
 /** An attribute value as OpenTelemetry takes it. */
 export type OtlpAttributeValue = string | number | boolean | string[];

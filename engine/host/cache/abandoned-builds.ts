@@ -6,7 +6,7 @@
  * Also removes the temporary files of writes that never finished (a killed process).
  */
 import * as fs from 'fs';
-import { readPlainFile } from './plain-file';
+import { readPlainFile } from '../regular-file';
 import * as path from 'path';
 import { cacheStem, listFolder, olderThan, POLICY_CACHE_FILE, removeCacheFile } from './cache-store';
 import { unsealed } from './cache-trust';

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import type * as os from 'os';
 import * as path from 'path';
 import { cacheFolderDistrust, sealed, unsealed } from './cache-trust';
-import { NotPlainFileError, readPlainFile } from './plain-file';
+import { NotPlainFileError, readPlainFile } from '../regular-file';
 
 /**
  * Cache folders in order of preference: $HOOKPOLICY_CACHE_DIR, else

@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { cacheDirectories } from '../cache';
 import { FAIL_OPEN_FILE, type FailOpenRecord } from './record';
+import { NotPlainFileError, openRegularFile } from '../regular-file';
 
 export interface ReadFailOpensOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -74,19 +75,17 @@ export function readFailOpens(options: ReadFailOpensOptions): FailOpenReport {
 function readCounter(file: string, problems: string[]): string | null {
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
+    fd = openRegularFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') problems.push(`${file} cannot be read (${code === 'ELOOP' ? 'a symbolic link' : code ?? (e as Error).message})`);
+    if (e instanceof NotPlainFileError && e.kind === 'a symbolic link') problems.push(`${file} cannot be read (a symbolic link)`);
+    else if (e instanceof NotPlainFileError) problems.push(`${file} is not a regular file (${e.kind === 'a FIFO' || e.kind === 'a folder' ? e.kind : 'a special file'})`);
+    else if (code !== 'ENOENT') problems.push(`${file} cannot be read (${code ?? (e as Error).message})`);
     return null;
   }
   try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) {
-      problems.push(`${file} is not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a folder' : 'a special file'})`);
-      return null;
-    }
-    if (stat.nlink > 1) problems.push(`${file} has ${stat.nlink} hard links`);
+    const links = fs.fstatSync(fd).nlink;
+    if (links > 1) problems.push(`${file} has ${links} hard links`);
     return fs.readFileSync(fd, 'utf8');
   } catch (e) {
     problems.push(`${file} cannot be read (${(e as Error).message})`);

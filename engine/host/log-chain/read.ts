@@ -10,9 +10,7 @@ import { matchesFilter, type DecisionLogFilter, type FilterableRecord } from '..
 import { verifyChain, type ChainReport, type VerifyChainOptions } from '../../decision-log/verify';
 import type { DecisionRecord } from '../decision-log';
 import { jsonObject } from '../../json-object';
-
-const { O_RDONLY } = fs.constants;
-const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+import { NotPlainFileError, openRegularFile } from '../regular-file';
 
 /** The log cannot be read (not a regular file, no permission): the command stops, exit 2. */
 export class LogReadError extends Error {
@@ -79,16 +77,15 @@ export function verifyDecisionLog(file: string, options: VerifyChainOptions = {}
 function readLogBytes(file: string): Buffer | null {
   let fd: number;
   try {
-    fd = fs.openSync(file, O_RDONLY | O_NONBLOCK);
+    fd = openRegularFile(file, { followLinks: true });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (e instanceof NotPlainFileError) throw new LogReadError(`${file} is not a regular file`);
     throw new LogReadError(`cannot read ${file}: ${(e as Error).message}`);
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) throw new LogReadError(`${file} is not a regular file`);
     return fs.readFileSync(fd);
   } catch (e) {
-    if (e instanceof LogReadError) throw e;
     throw new LogReadError(`cannot read ${file}: ${(e as Error).message}`);
   } finally {
     fs.closeSync(fd);

@@ -6,6 +6,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { isInside, leadsOutOf, nearestExisting } from '../folder-paths';
 
 /** What is at the store's path is not a folder the store will use. */
 export class StoreRefusedError extends Error {
@@ -53,10 +54,8 @@ export function forgetStoreFolders(): void {
 }
 
 function checkInsideProject(folder: string, projectRoot: string): void {
-  const real = fs.realpathSync.native(folder);
-  const root = path.resolve(projectRoot);
-  if (isInside(real, root) || isInside(real, fs.realpathSync.native(root))) return;
-  throw new StoreRefusedError(`${folder} leads out of the project (to ${real}) through a symbolic link`);
+  const real = leadsOutOf(folder, projectRoot);
+  if (real !== null) throw new StoreRefusedError(`${folder} leads out of the project (to ${real}) through a symbolic link`);
 }
 
 function lstatOrNull(file: string): fs.Stats | null {
@@ -68,18 +67,4 @@ function lstatOrNull(file: string): fs.Stats | null {
   }
 }
 
-function nearestExisting(folder: string): string {
-  let at = folder;
-  while (!fs.existsSync(at)) {
-    const up = path.dirname(at);
-    if (up === at) break;
-    at = up;
-  }
-  return at;
-}
 
-/** True when `file` is `folder` or below it. */
-export function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === '' || (relative.split(path.sep)[0] !== '..' && !path.isAbsolute(relative));
-}

@@ -1,0 +1,63 @@
+/**
+ * Opening a file without trusting what is at its path. The confined agent can plant a FIFO
+ * where a file is read (a plain open for reading waits for a writer: the runner would hang
+ * until Claude Code's hook timeout let the call through unjudged), a device, a folder, or a
+ * symlink. A file is opened without blocking, and used only when it is a regular file.
+ */
+import * as fs from 'fs';
+
+const { O_RDONLY } = fs.constants;
+/** Absent on Windows, where neither a FIFO nor a symlink can be planted this way. */
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/** What is at the path is not a regular file: it is not read. */
+export class NotPlainFileError extends Error {
+  constructor(readonly file: string, readonly kind: string) {
+    super(`${file} is not a regular file (${kind})`);
+    this.name = 'NotPlainFileError';
+  }
+}
+
+export interface OpenRegularOptions {
+  /** Follow a symlink as the last component (default false: a symlink is refused). */
+  followLinks?: boolean;
+}
+
+/**
+ * A descriptor open for reading `file`, a regular file; the caller closes it. Throws the
+ * open's own error (ENOENT for a plain miss), or NotPlainFileError for a FIFO, a socket, a
+ * device, a folder, or (unless followed) a symlink.
+ * @example const fd = openRegularFile('/p/.claude/decisions.jsonl', { followLinks: true });
+ */
+export function openRegularFile(file: string, options: OpenRegularOptions = {}): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_RDONLY | O_NONBLOCK | (options.followLinks ? 0 : O_NOFOLLOW));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new NotPlainFileError(file, 'a symbolic link');
+    throw e;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new NotPlainFileError(file, stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a folder' : stat.isSocket() ? 'a socket' : 'a device');
+    return fd;
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
+  }
+}
+
+/**
+ * The text of a regular file, read as openRegularFile opens it (no symlink followed).
+ * @example readPlainFile('/home/me/.cache/hookpolicy/ab.head.json')
+ */
+export function readPlainFile(file: string): string {
+  const fd = openRegularFile(file);
+  try {
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
