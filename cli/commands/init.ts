@@ -17,7 +17,7 @@ import type { CompiledPolicy } from '../../engine/types';
 import { managedDropInPath, managedSettingsDir, readSettingsFile, settingsPath, writeSettingsFile, SETTINGS_SCOPES, type SettingsFile, type SettingsScope } from '../../engine/host/settings-file';
 import { discoverPolicyFiles } from '../../engine/host/discover';
 import { toAbsolutePosix } from '../../engine/host/project-root';
-import { ensureHook, httpHookUrl, toHttpHooks, withEnsureHook } from '../../engine/host/http-hooks';
+import { ensureHook, httpHookUrl, installedMode, toHttpHooks, withEnsureHook } from '../../engine/host/http-hooks';
 import { loadPolicyForCommand, reportDiagnostics, usageErrorsExit2 } from './explain';
 import { pluginBin, writePluginFiles } from './init-plugin';
 import { writeMemSearchCommand } from './init-memory';
@@ -27,7 +27,8 @@ import { DEFAULT_PORT } from './serve';
 
 export interface InitOptions {
   scope?: string;
-  mode: string;
+  /** command or http; without it, the mode the settings already have, else http (command for --plugin). */
+  mode?: string;
   /** --mode http: the port of the `policy serve` daemon. */
   port?: string;
   form: string;
@@ -57,7 +58,7 @@ export function register(program: Command): void {
     .description('register the runner in Claude Code settings for the events and tools the policy uses')
     .option('--scope <scope>', 'project (.claude/settings.json), local (.claude/settings.local.json), user (~/.claude/settings.json) or managed (a drop-in in the managed settings folder); --check reads all unless given')
     .option('--managed-dir <dir>', `--scope managed: the managed settings folder (default: ${managedSettingsDir()})`)
-    .option('--mode <mode>', 'how Claude Code reaches the runner: command (a process per event) or http (a policy server each session starts at SessionStart; no process per event)', 'command')
+    .option('--mode <mode>', 'how Claude Code reaches the runner: http (a policy server each session starts at SessionStart; no process per event) or command (a process per event). Default: the mode the settings already have, else http (command with --plugin)')
     .option('--port <port>', `--mode http: the policy server's port on 127.0.0.1 (default ${DEFAULT_PORT})`)
     .option('--form <form>', 'exec (command + args, no shell; Claude Code >= 2.1.139) or shell (one sh -c string)', 'exec')
     .option('--if', 'also narrow Bash entries with an `if` permission rule when every Bash rule has one command prefix')
@@ -70,10 +71,12 @@ export function register(program: Command): void {
 }
 
 function runInit(options: InitOptions): void {
-  if (options.mode !== 'command' && options.mode !== 'http') fail(`--mode must be command or http, not ${options.mode}`);
+  if (options.mode !== undefined && options.mode !== 'command' && options.mode !== 'http') fail(`--mode must be command or http, not ${options.mode}`);
   if (options.mode === 'http' && options.plugin) fail('--mode http cannot be used with --plugin: a plugin\'s hooks run from a copy of it, so --mode http is for settings');
-  const port = Number(options.port ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--port must be a number from 1 to 65535, not ${options.port}`);
+  if (options.port !== undefined) {
+    const given = Number(options.port);
+    if (!Number.isInteger(given) || given < 1 || given > 65535) fail(`--port must be a number from 1 to 65535, not ${options.port}`);
+  }
   if (options.form !== 'exec' && options.form !== 'shell') fail(`--form must be exec or shell, not ${options.form}`);
   const scope = parseInitScope(options.scope);
   const projectRoot = projectRootOf(options);
@@ -103,21 +106,26 @@ function runInit(options: InitOptions): void {
     form: options.form as CommandForm,
   });
   const plan = planHooks(policy, { handler: runnerHook(runner), useIf: options.if === true });
-  if (options.mode === 'http') {
+  const fileOf = (s: InitScope) => (s === 'managed' ? managedDropInPath(managedDir) : settingsPath(s, projectRoot, homeDir()));
+  const target = readSettingsFile(pluginRoot ? pluginHooksPath(pluginRoot) : fileOf(scope ?? 'project'));
+  const installed = installedMode(target.settings);
+  const mode = options.mode ?? (pluginRoot ? 'command' : options.port !== undefined ? 'http' : installed?.mode ?? 'http');
+  const port = Number(options.port ?? (installed?.mode === 'http' ? installed.port : null) ?? DEFAULT_PORT);
+  if (mode === 'http') {
     const http = toHttpHooks(plan.hooks, httpHookUrl(port));
     plan.hooks = withEnsureHook(http.hooks, ensureHook(runner, port)) as unknown as HooksConfig;
     plan.notes.push(...http.notes, `each session starts the policy server on 127.0.0.1:${port} at SessionStart (policy serve --ensure) and registers with it; the server stops once its sessions have ended`
-      + (runner.failClosed ? '; while it is down, every call the http entries guard is refused (onFailure: block)' : '; while it is down, the http events go through unchecked (on_error: open)'));
+      + '; while it is down, every call the http entries guard is refused (onFailure: block), and each prompt starts it again');
+    if (options.mode === undefined && options.port === undefined && installed === null) plan.notes.push('--mode http is the default; policy init --mode command writes a process per event instead (docs/commands/init.md)');
+  } else if (options.mode === undefined && !pluginRoot) {
+    plan.notes.push('kept the command entries the settings already had; policy init --mode http for the fast path (no process per event)');
   }
-
-  const fileOf = (s: InitScope) => (s === 'managed' ? managedDropInPath(managedDir) : settingsPath(s, projectRoot, homeDir()));
   if (options.check) {
     const scopes: InitScope[] = scope ? [scope] : [...SETTINGS_SCOPES, ...(fs.existsSync(fileOf('managed')) ? ['managed' as const] : [])];
     const files = pluginRoot ? [pluginHooksPath(pluginRoot)] : scopes.map(fileOf);
     runCheck(policy, [...new Set(files)].map(readSettingsFile), projectRoot);
     return;
   }
-  const target = readSettingsFile(pluginRoot ? pluginHooksPath(pluginRoot) : fileOf(scope ?? 'project'));
   if (target.settings === null) fail(`${show(target.file, projectRoot)}: ${target.problem}; not changed`);
   const problem = settingsProblem(target.settings);
   if (problem) fail(`${show(target.file, projectRoot)}: ${problem}; not changed`);

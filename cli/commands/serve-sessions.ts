@@ -52,11 +52,13 @@ export async function serveSessions(port: number, idleSeconds: number, quiet: bo
 }
 
 /**
- * The SessionStart hook: on success nothing is printed. When no server it can trust
- * answers, a fail-closed policy refuses: the guarded calls are refused anyway while the
- * port is closed, and when something else listens there it ends the session (SIGTERM to
- * Claude Code), since that listener would answer in the policy's place. A fail-open policy
- * says so on screen and goes on.
+ * The SessionStart and UserPromptSubmit hook: on success nothing is printed. When
+ * something that is not this user's server listens on the port, it ends the session
+ * (SIGTERM to Claude Code) whatever `on_error` says: that listener would answer in the
+ * policy's place, and `on_error: open` is about a policy that cannot decide, not about an
+ * impostor. When no server can be started, a fail-closed policy refuses the event; a
+ * fail-open one says so on screen. Either way the http entries (`onFailure: "block"`)
+ * refuse the calls they guard until a server answers.
  */
 export async function ensure(port: number, configs: string[], onError: 'open' | 'closed' | null, binPath: string, idleSeconds: number): Promise<number> {
   const stdin = readStdin();
@@ -72,12 +74,8 @@ export async function ensure(port: number, configs: string[], onError: 'open' | 
   });
   if (outcome.ok) return 0;
   const where = `the policy server on 127.0.0.1:${port} cannot be used: ${outcome.reason}`;
-  if (onError !== 'closed') {
-    process.stdout.write(`${JSON.stringify({ systemMessage: `hookpolicy: ${where}. The events its http hooks carry go unchecked in this session.` })}\n`);
-    return 0;
-  }
   if (outcome.foreign && outcome.claudePid !== null) {
-    process.stderr.write(`hookpolicy: ${where}. The policy fails closed, so this session is stopped: that listener would answer in the policy's place.\n`);
+    process.stderr.write(`hookpolicy: ${where}. This session is stopped: that listener would answer in the policy's place.\n`);
     try {
       process.kill(outcome.claudePid, 'SIGTERM');
     } catch {
@@ -85,7 +83,12 @@ export async function ensure(port: number, configs: string[], onError: 'open' | 
     }
     return 2;
   }
-  process.stderr.write(`hookpolicy: ${where}. The policy fails closed: every call its http hooks guard is refused until the server runs (start a new session, or resume this one).\n`);
+  const refused = 'every call its http hooks guard is refused until the server runs (send another prompt, resume the session, or start a new one)';
+  if (onError !== 'closed') {
+    process.stdout.write(`${JSON.stringify({ systemMessage: `hookpolicy: ${where}. ${refused[0].toUpperCase()}${refused.slice(1)}.` })}\n`);
+    return 0;
+  }
+  process.stderr.write(`hookpolicy: ${where}. The policy fails closed: ${refused}.\n`);
   return 2;
 }
 

@@ -1,4 +1,4 @@
-import { commandOnlyReason, ensureHook, ensurePort, httpHookUrl, isEnsureHook, isRunnerHttpHook, toHttpHooks, withEnsureHook } from './http-hooks';
+import { commandOnlyReason, ensureHook, ensurePort, httpHookUrl, installedMode, isEnsureHook, isRunnerHttpHook, toHttpHooks, withEnsureHook } from './http-hooks';
 import { isRunnerHook } from '../init/runner';
 import type { CommandHook } from '../init/types';
 
@@ -17,6 +17,7 @@ it.each<[string, string | null]>([
   ['PreToolUse', null],
   ['Stop', null],
   ['SubagentStart', null],
+  ['UserPromptSubmit', 'each prompt also starts the policy server again when it was stopped, so the prompt\'s own rules do not wait for it'],
   ['SessionStart', 'Claude Code accepts no http hooks for it'],
   ['Setup', 'Claude Code accepts no http hooks for it'],
   ['TeammateIdle', 'it blocks only with exit code 2, which an http hook cannot give'],
@@ -33,17 +34,36 @@ it('replaces handlers of http-capable events, keeping matcher, if and timeout', 
   }, url);
   expect(result.hooks).toEqual({
     PreToolUse: [
-      { matcher: 'Bash', hooks: [{ type: 'http', url, if: 'Bash(git *)', timeout: 15 }] },
-      { matcher: 'Write', hooks: [{ type: 'http', url, timeout: 15 }] },
+      { matcher: 'Bash', hooks: [{ type: 'http', url, if: 'Bash(git *)', timeout: 15, onFailure: 'block' }] },
+      { matcher: 'Write', hooks: [{ type: 'http', url, timeout: 15, onFailure: 'block' }] },
     ],
     SessionStart: [{ hooks: [cmd] }],
   });
   expect(result.notes).toEqual(['SessionStart stays a command hook: Claude Code accepts no http hooks for it']);
 });
 
-it('keeps onFailure: block, so a server that is down refuses the call', () => {
-  const result = toHttpHooks({ PreToolUse: [{ matcher: 'Write', hooks: [{ ...cmd, onFailure: 'block' }] }] }, url);
-  expect(result.hooks.PreToolUse).toEqual([{ matcher: 'Write', hooks: [{ type: 'http', url, timeout: 15, onFailure: 'block' }] }]);
+it('writes onFailure: block on every http entry, fail-open policy or not: a server the agent stopped refuses the call', () => {
+  for (const handler of [cmd, { ...cmd, onFailure: 'block' as const }]) {
+    const result = toHttpHooks({ PreToolUse: [{ matcher: 'Write', hooks: [handler] }], Stop: [{ hooks: [handler] }] }, url);
+    expect(result.hooks.PreToolUse).toEqual([{ matcher: 'Write', hooks: [{ type: 'http', url, timeout: 15, onFailure: 'block' }] }]);
+    expect(result.hooks.Stop).toEqual([{ hooks: [{ type: 'http', url, timeout: 15, onFailure: 'block' }] }]);
+  }
+});
+
+it('keeps UserPromptSubmit on its command entry, so a prompt never waits for a server being started again', () => {
+  const result = toHttpHooks({ UserPromptSubmit: [{ hooks: [cmd] }] }, url);
+  expect(result.hooks.UserPromptSubmit).toEqual([{ hooks: [cmd] }]);
+  expect(result.notes).toEqual(['UserPromptSubmit stays a command hook: each prompt also starts the policy server again when it was stopped, so the prompt\'s own rules do not wait for it']);
+});
+
+it('knows the mode settings already have: http (and its port), command, or none', () => {
+  const ensure = ensureHook({ argv: ['node', '/p/bin/policy.cjs'], hookArgs: [], form: 'exec' }, 9123);
+  expect(installedMode({ hooks: { Stop: [{ hooks: [{ type: 'http', url }] }], SessionStart: [{ hooks: [cmd] }, { hooks: [ensure] }] } })).toEqual({ mode: 'http', port: 9123 });
+  expect(installedMode({ hooks: { Stop: [{ hooks: [{ type: 'http', url }] }] } })).toEqual({ mode: 'http', port: null });
+  expect(installedMode({ hooks: { Stop: [{ hooks: [cmd] }] } })).toEqual({ mode: 'command' });
+  expect(installedMode({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './audit.sh' }] }] } })).toBeNull();
+  expect(installedMode({})).toBeNull();
+  expect(installedMode(null)).toBeNull();
 });
 
 it('starts the server from a SessionStart command hook of its own, on every source', () => {
@@ -61,5 +81,7 @@ it('starts the server from a SessionStart command hook of its own, on every sour
   }
   expect(isEnsureHook(cmd)).toBe(false);
   expect(isEnsureHook({ type: 'command', command: 'node', args: ['x/policy.cjs', 'serve', '--port', '1'] })).toBe(false);
-  expect(withEnsureHook({ SessionStart: [{ matcher: 'startup', hooks: [cmd] }] }, hook).SessionStart).toEqual([{ matcher: 'startup', hooks: [cmd] }, { hooks: [hook] }]);
+  const both = withEnsureHook({ SessionStart: [{ matcher: 'startup', hooks: [cmd] }] }, hook);
+  expect(both.SessionStart).toEqual([{ matcher: 'startup', hooks: [cmd] }, { hooks: [hook] }]);
+  expect(both.UserPromptSubmit).toEqual([{ hooks: [hook] }]);
 });

@@ -105,7 +105,7 @@ describe('checkDrift', () => {
     const url = httpHookUrl(9123);
     const written = withEnsureHook(toHttpHooks(planHooks(closed, { handler: { ...closedRunner, onFailure: 'block' } }).hooks, url).hooks, ensureHook(runnerCommand, 9123));
     expect(checkDrift(closed, settingsWith(written as unknown as HooksConfig))).toEqual([]);
-    const http = { PreToolUse: written.PreToolUse } as unknown as HooksConfig;
+    const http = { PreToolUse: written.PreToolUse, UserPromptSubmit: written.UserPromptSubmit } as unknown as HooksConfig;
     expect(checkDrift(closed, settingsWith(http)).map((i) => [i.kind, i.message])).toEqual([
       ['no-server-start', 'SessionStart: the http entries (PreToolUse, ...) reach a policy server on port 9123, but no SessionStart entry starts it (policy serve --ensure --port 9123), so every such event fails'],
     ]);
@@ -115,7 +115,24 @@ describe('checkDrift', () => {
     expect(checkDrift(closed, settingsWith(open)).map((i) => [i.kind, i.message])).toEqual([
       ['on-error', 'SessionStart: the policy server\'s entry lacks --on-error closed, the policy says on_error: closed'],
     ]);
-    const noBlock = { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'http', url }] }], SessionStart: written.SessionStart } as unknown as HooksConfig;
+    const noBlock = { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'http', url }] }], SessionStart: written.SessionStart, UserPromptSubmit: written.UserPromptSubmit } as unknown as HooksConfig;
     expect(checkDrift(closed, settingsWith(noBlock)).map((i) => i.kind)).toEqual(['on-failure']);
+  });
+
+  it('http mode under on_error: open: an http entry without onFailure block, or no restart at each prompt, is drift', () => {
+    const open = compiledPolicy([compiledRule({ id: 'w', tools: toolFilter('Write') })], { onError: 'open' });
+    const runnerCommand = { argv: ['/n/node', '/p/bin/policy.cjs'], hookArgs: [], form: 'exec' as const };
+    const url = httpHookUrl(9123);
+    const written = withEnsureHook(toHttpHooks(planHooks(open, { handler: runner }).hooks, url).hooks, ensureHook(runnerCommand, 9123));
+    expect(written.PreToolUse).toEqual([{ matcher: expect.any(String), hooks: [{ type: 'http', url, onFailure: 'block' }] }]);
+    expect(checkDrift(open, settingsWith(written as unknown as HooksConfig))).toEqual([]);
+    const noBlock = { ...written, PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'http', url }] }] } as unknown as HooksConfig;
+    expect(checkDrift(open, settingsWith(noBlock)).map((i) => [i.kind, i.message])).toEqual([
+      ['on-failure', 'PreToolUse: the http entry in .claude/settings.json lacks "onFailure": "block", so while the policy server is down (an agent can stop it) Claude Code lets the call through'],
+    ]);
+    const noRestart = { PreToolUse: written.PreToolUse, SessionStart: written.SessionStart } as unknown as HooksConfig;
+    expect(checkDrift(open, settingsWith(noRestart)).map((i) => [i.kind, i.message])).toEqual([
+      ['no-server-restart', 'UserPromptSubmit: no entry starts the policy server on port 9123 again (policy serve --ensure --port 9123), so once it is stopped (an agent can stop it) the session\'s http entries refuse every call until the next SessionStart'],
+    ]);
   });
 });

@@ -2,8 +2,10 @@
  * `policy init --check`: does what settings route to the runner still fit the policy?
  * Drift is an event or tool a rule needs that no runner entry receives (the rule silently
  * never fires), a runner entry for an event no rule uses (a process started for
- * nothing), an --on-error flag or onFailure that disagrees with the policy, or the same
- * event routed from two settings files (the runner would run twice for every event).
+ * nothing), an --on-error flag or onFailure that disagrees with the policy, an http entry
+ * without `onFailure: "block"` (a server the agent stops would let its calls through), a
+ * policy server nothing starts or starts again, or the same event routed from two
+ * settings files (the runner would run twice for every event).
  */
 import { protocolFor } from '../protocol';
 import type { CompiledPolicy, CompiledRule, RegexSource } from '../types';
@@ -12,7 +14,7 @@ import { literalOf, matcherAccepts } from './matcher';
 import { ensurePort, handlerWords, isEnsureHook, isRunnerHook } from './runner';
 import type { SettingsObject } from './types';
 
-export type DriftKind = 'not-routed' | 'partly-routed' | 'unused-event' | 'on-error' | 'on-failure' | 'twice' | 'no-server-start';
+export type DriftKind = 'not-routed' | 'partly-routed' | 'unused-event' | 'on-error' | 'on-failure' | 'twice' | 'no-server-start' | 'no-server-restart';
 
 export interface DriftItem {
   kind: DriftKind;
@@ -74,7 +76,10 @@ export function checkDrift(policy: CompiledPolicy, sources: readonly SettingsSou
       if (route.url === undefined && saysClosed !== closed) {
         items.push({ kind: 'on-error', event, message: `${event}: the entry in ${route.file} ${closed ? 'lacks' : 'has'} --on-error closed, the policy says on_error: ${policy.settings.onError}` });
       }
-      if (closed && route.onFailure !== 'block' && !protocolFor(event)?.onFailureIgnored) {
+      if (route.onFailure === 'block' || protocolFor(event)?.onFailureIgnored) continue;
+      if (route.url !== undefined) {
+        items.push({ kind: 'on-failure', event, message: `${event}: the http entry in ${route.file} lacks "onFailure": "block", so while the policy server is down (an agent can stop it) Claude Code lets the call through` });
+      } else if (closed) {
         items.push({ kind: 'on-failure', event, message: `${event}: the entry in ${route.file} lacks "onFailure": "block", so a runner that cannot start (node missing, a crash, a timeout) lets the call through, though the policy says on_error: closed` });
       }
     }
@@ -97,12 +102,17 @@ function serverStarts(routes: Map<string, Route[]>, sources: readonly SettingsSo
       if (Number.isInteger(port) && !ports.has(port)) ports.set(port, event);
     }
   }
-  const ensures = sources.flatMap(({ settings }) => {
-    const groups = (settings.hooks as Record<string, unknown> | undefined)?.SessionStart;
+  const ensuresOn = (event: string) => sources.flatMap(({ settings }) => {
+    const groups = (settings.hooks as Record<string, unknown> | undefined)?.[event];
     return Array.isArray(groups) ? groups.flatMap((g) => (Array.isArray((g as { hooks?: unknown })?.hooks) ? (g as { hooks: unknown[] }).hooks : [])).filter(isEnsureHook) : [];
   });
+  const ensures = ensuresOn('SessionStart');
+  const restarts = ensuresOn('UserPromptSubmit');
   const items: DriftItem[] = [];
   for (const [port, event] of ports) {
+    if (!restarts.some((h) => ensurePort(h) === port)) {
+      items.push({ kind: 'no-server-restart', event: 'UserPromptSubmit', message: `UserPromptSubmit: no entry starts the policy server on port ${port} again (policy serve --ensure --port ${port}), so once it is stopped (an agent can stop it) the session's http entries refuse every call until the next SessionStart` });
+    }
     const here = ensures.filter((h) => ensurePort(h) === port);
     if (here.length === 0) {
       items.push({ kind: 'no-server-start', event: 'SessionStart', message: `SessionStart: the http entries (${event}, ...) reach a policy server on port ${port}, but no SessionStart entry starts it (policy serve --ensure --port ${port}), so every such event fails` });

@@ -8,6 +8,7 @@ import { eventProtocols, type EventProtocol } from '../protocol';
 import type { CompiledPolicy, CompiledRule, RegexSource } from '../types';
 import { ifRuleFor } from './if-rule';
 import { literalOf, matcherFor } from './matcher';
+import { isEnsureHook } from './runner';
 import type { CommandHook, HookPlan, HooksConfig, MatcherGroup } from './types';
 
 export interface PlanOptions {
@@ -55,7 +56,8 @@ function handlerFor(p: EventProtocol, handler: CommandHook): CommandHook {
 }
 
 /**
- * One line per registered group: event, matcher, `if`, for init's summary.
+ * One line per registered group: event, matcher, `if`, and how (an http entry, the entry
+ * that starts the policy server), for init's summary.
  * @example describePlan({ Stop: [{ hooks: [h] }] }) // ['Stop: every event']
  */
 export function describePlan(hooks: HooksConfig): string[] {
@@ -63,7 +65,8 @@ export function describePlan(hooks: HooksConfig): string[] {
   for (const [event, groups] of Object.entries(hooks)) {
     for (const g of groups) {
       const filter = g.hooks[0]?.if ? ` if ${g.hooks[0].if}` : '';
-      lines.push(`${event}: ${g.matcher === undefined ? 'every event' : `matcher ${g.matcher}`}${filter}`);
+      const how = (g.hooks[0] as { type?: string } | undefined)?.type === 'http' ? ' (http)' : isEnsureHook(g.hooks[0]) ? ' (starts the policy server)' : '';
+      lines.push(`${event}: ${g.matcher === undefined ? 'every event' : `matcher ${g.matcher}`}${filter}${how}`);
     }
   }
   return lines;

@@ -10,7 +10,7 @@ const policy = (onError: string) => `version: 1\nsettings:\n  on_error: ${onErro
 describe('http-fail-closed', () => {
   it.each([
     ['closed + http', 'closed', http, ['3:13 http-fail-closed']],
-    ['open + http', 'open', http, []],
+    ['open + http: an agent can stop the server', 'open', http, ['4:1 http-fail-closed']],
     ['closed + http with onFailure: block', 'closed', blocking, []],
     ['closed + command', 'closed', command, []],
   ])('%s', (_name, onError, hooks, expected) => {

@@ -1,9 +1,11 @@
 /**
- * on_error: closed promises that a failure denies, but when events reach the runner as an
- * HTTP hook (the policy server), a server that is down is a connection error, which Claude
- * Code treats as a non-blocking error unless the handler says `onFailure: "block"`: the
- * call goes through. `policy init --mode http` writes it; a handler without it is the
- * warning. (Where Claude Code ignores onFailure, on-failure-ignored says so.)
+ * When events reach the runner as an HTTP hook (the policy server), a server that is down
+ * is a connection error, which Claude Code treats as a non-blocking error unless the
+ * handler says `onFailure: "block"`: the call goes through. Whatever on_error says, that is
+ * a way out for the agent a rule confines (it runs as the user and can stop the server),
+ * so `policy init` writes it on every http entry; a handler without it is the warning,
+ * placed at `settings.on_error` when the policy fails closed, else at `rules`. (Where
+ * Claude Code ignores onFailure, on-failure-ignored says so.)
  */
 import { protocolFor } from '../protocol';
 import type { Diagnostic, LoadedFile, SourceLocation } from '../types';
@@ -14,21 +16,23 @@ import { runnerRoutes } from './routing';
 export const httpFailClosed = defineCheck({
   id: 'http-fail-closed',
   messages: {
-    http: 'on_error is closed, but {settings} sends {events} to the runner over HTTP without "onFailure": "block": when the policy server is down, Claude Code goes on as if no hook ran',
+    http: '{settings} sends {events} to the runner over HTTP without "onFailure": "block": when the policy server is down (an agent can stop it), Claude Code goes on as if no hook ran{closed}',
   },
   check(ctx) {
     const settings = ctx.settings;
     if (!settings) return [];
-    const at = closedAt(ctx);
+    const closed = closedAt(ctx);
+    const root = ctx.files.find((f) => f.root) ?? ctx.files[0];
+    const at = closed ?? root?.map.locate('/rules', 'key');
     if (!at) return [];
     const used = [...new Set(ctx.rules.flatMap((r) => r.events))];
     const events = used.filter((e) => !protocolFor(e)?.onFailureIgnored && runnerRoutes(settings, e).some((r) => r.kind === 'http' && r.onFailure !== 'block'));
     if (events.length === 0) return [];
     const out: Diagnostic[] = [report(this, {
       messageId: 'http',
-      data: { settings: ctx.settingsFile, events: events.join(', ') },
+      data: { settings: ctx.settingsFile, events: events.join(', '), closed: closed ? ', though on_error is closed' : '' },
       at,
-      hint: 'run policy init --mode http again: it writes "onFailure": "block" on these entries (or route them with a command hook, "policy hook")',
+      hint: 'run policy init again: it writes "onFailure": "block" on these entries (or route them with a command hook, "policy hook")',
     })];
     return out;
   },

@@ -109,16 +109,16 @@ export function clientConditions({ repo, work, calls }) {
       }).listen(FLOOR_PORT, '127.0.0.1');
       return [() => server.close()];
     }),
-    condition('command', 'policy init (command entry)', (p) => {
+    condition('command', 'policy init --mode command (process per event)', (p) => {
       writeSettings(p.projectDir, {});
       linkHookpolicy(repo, p.projectDir);
-      policyCli(repo, p.projectDir, p.homeDir, ['init']);
+      policyCli(repo, p.projectDir, p.homeDir, ['init', '--mode', 'command']);
       return [];
     }),
-    condition('http', `policy init --mode http (server started by SessionStart)`, (p) => {
+    condition('http', 'policy init, the default (http; server started by SessionStart)', (p) => {
       writeSettings(p.projectDir, {});
       linkHookpolicy(repo, p.projectDir);
-      policyCli(repo, p.projectDir, p.homeDir, ['init', '--mode', 'http', '--port', String(HTTP_PORT)]);
+      policyCli(repo, p.projectDir, p.homeDir, ['init', '--port', String(HTTP_PORT)]);
       return [() => {
         if (existsSync(join(p.projectDir, 'node_modules'))) policyCli(repo, p.projectDir, p.homeDir, ['serve', '--stop', '--port', String(HTTP_PORT)]);
       }];

@@ -87,7 +87,7 @@ function installedCommand(repo, dir, env) {
   // Installed as a team has it (node_modules/hookpolicy), so init writes the shared entry.
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   if (!existsSync(join(dir, 'node_modules', 'hookpolicy'))) symlinkSync(repo, join(dir, 'node_modules', 'hookpolicy'), 'dir');
-  const r = spawnSync(process.execPath, [bin, 'init', '--form', 'shell', '--project-dir', dir], { env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [bin, 'init', '--mode', 'command', '--form', 'shell', '--project-dir', dir], { env, encoding: 'utf8' });
   try {
     const settings = JSON.parse(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'));
     for (const groups of Object.values(settings.hooks ?? {})) {

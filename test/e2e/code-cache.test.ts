@@ -153,7 +153,7 @@ describe('the command policy init installs', () => {
   const hasEnv = process.platform !== 'win32' && fs.existsSync('/usr/bin/env');
 
   (hasEnv ? it : it.skip)('starts node through /usr/bin/env -u NODE_EXTRA_CA_CERTS', () => {
-    const r = spawnSync(process.execPath, [bin, 'init', '--scope', 'local', '--project-dir', root], { env: env({ HOME: tmp }), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [bin, 'init', '--mode', 'command', '--scope', 'local', '--project-dir', root], { env: env({ HOME: tmp }), encoding: 'utf8' });
     expect(r.status).toBe(0);
     const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude', 'settings.local.json'), 'utf8'));
     const handler = settings.hooks.PreToolUse[0].hooks[0];

@@ -112,7 +112,7 @@ describe('policy init (project scope)', () => {
   });
 
   it('merges narrow runner entries into the existing settings and backs the file up', () => {
-    const r = policy(p, 'init');
+    const r = policy(p, 'init', '--mode', 'command');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Wrote .claude/settings.json (backup: .claude/settings.json.bak)');
     const written = p.read('.claude/settings.json');
@@ -140,7 +140,7 @@ describe('policy init (project scope)', () => {
 
   it('a second run changes nothing and says so', () => {
     const before = p.read('.claude/settings.json');
-    const r = policy(p, 'init');
+    const r = policy(p, 'init', '--mode', 'command');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('.claude/settings.json is up to date; nothing changed');
     expect(p.read('.claude/settings.json')).toBe(before);
@@ -208,11 +208,11 @@ describe('policy init --mode http: the example in docs/commands/init.md', () => 
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('note: each session starts the policy server on 127.0.0.1:8707 at SessionStart (policy serve --ensure)');
     const written = JSON.parse(p.read('.claude/settings.json'));
-    if (ENV_PREFIX.length > 0) expect(written).toMatchObject(JSON.parse(docBlock('json', 'The fast path: `--mode http`')));
+    if (ENV_PREFIX.length > 0) expect(written).toMatchObject(JSON.parse(docBlock('json', 'The fast path (the default)')));
     expect(written.hooks.SessionStart[1].hooks[0].args.slice(-6)).toEqual(['serve', '--ensure', '--port', '8707', '--on-error', 'closed']);
     expect(policy(p, 'init', '--check', '--scope', 'project').code).toBe(0);
     const removed = policy(p, 'uninstall');
-    expect(removed.stdout).toMatch(/^Removed 4 runner entries/);
+    expect(removed.stdout).toMatch(/^Removed 5 runner entries/);
     expect(JSON.parse(p.read('.claude/settings.json')).hooks).toEqual(ORIGINAL.hooks);
   });
 });
@@ -229,7 +229,7 @@ describe('policy init: the example at the top of docs/commands/init.md', () => {
 describe('policy init: scopes, scaffold, plugin, errors', () => {
   it('scaffolds .claude/policies.yaml with a schema line that resolves, then registers its events', () => {
     const p = project({});
-    const r = policy(p, 'init', '--scope', 'local');
+    const r = policy(p, 'init', '--mode', 'command', '--scope', 'local');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Created .claude/policies.yaml');
     const first = p.read('.claude/policies.yaml').split('\n')[0];
@@ -248,7 +248,7 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
 
   it('--scope user writes $HOME/.claude/settings.json with absolute --config paths', () => {
     const p = project({ 'team.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
-    expect(policy(p, 'init', '--scope', 'user', '--config', 'team.yaml').code).toBe(0);
+    expect(policy(p, 'init', '--mode', 'command', '--scope', 'user', '--config', 'team.yaml').code).toBe(0);
     const settings = JSON.parse(fs.readFileSync(path.join(p.home, '.claude', 'settings.json'), 'utf8'));
     const personal = runner(['--config', p.file('team.yaml')]);
     expect(settings).toEqual({
@@ -283,7 +283,7 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
 
   it('--form shell writes one command string that runs through sh', () => {
     const p = project({ '.claude/policies.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
-    expect(policy(p, 'init', '--form', 'shell').code).toBe(0);
+    expect(policy(p, 'init', '--mode', 'command', '--form', 'shell').code).toBe(0);
     const hook = JSON.parse(p.read('.claude/settings.json')).hooks.Stop[0].hooks[0];
     expect(hook.args).toBeUndefined();
     // `env -u NODE_EXTRA_CA_CERTS` becomes an empty assignment: no env process to start.
@@ -300,25 +300,25 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
 
   it('refuses a shared (project) entry when hookpolicy is not installed in the project, and says what to do', () => {
     const p = project({ '.claude/policies.yaml': POLICY }, false);
-    const r = policy(p, 'init');
+    const r = policy(p, 'init', '--mode', 'command');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('hookpolicy is not installed in this project');
     expect(r.stderr).toContain('npm install --save-dev hookpolicy');
     expect(r.stderr).toContain('policy init --scope local');
     expect(fs.existsSync(p.file('.claude/settings.json'))).toBe(false);
-    expect(policy(p, 'init', '--scope', 'local').code).toBe(0);
+    expect(policy(p, 'init', '--mode', 'command', '--scope', 'local').code).toBe(0);
     expect(JSON.parse(p.read('.claude/settings.local.json')).hooks.Stop).toEqual([{ hooks: [runner()] }]);
   });
 
   it('a re-run keeps what init did not write: a statusMessage on its own entry, env, other hooks', () => {
     const p = project({ '.claude/policies.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
-    expect(policy(p, 'init').code).toBe(0);
+    expect(policy(p, 'init', '--mode', 'command').code).toBe(0);
     const settings = JSON.parse(p.read('.claude/settings.json'));
     settings.env = { FOO: 'bar' };
     settings.hooks.Stop[0].hooks[0].statusMessage = 'Checking the team rules';
     p.write('.claude/settings.json', JSON.stringify(settings, null, 2));
     p.write('.claude/policies.yaml', 'version: 1\nsettings: { on_error: closed }\nrules:\n  - { id: s, on: Stop, block: "x" }\n');
-    expect(policy(p, 'init').code).toBe(0);
+    expect(policy(p, 'init', '--mode', 'command').code).toBe(0);
     const after = JSON.parse(p.read('.claude/settings.json'));
     expect(after.env).toEqual({ FOO: 'bar' });
     expect(after.hooks.Stop).toEqual([{ hooks: [{ ...shared(['--on-error', 'closed'], false), statusMessage: 'Checking the team rules' }] }]);
@@ -326,8 +326,8 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
 
   it('--check reports the runner registered in project and local scope at once, and entries whose files are gone', () => {
     const p = project({ '.claude/policies.yaml': 'version: 1\nrules:\n  - { id: s, on: Stop, block: "x" }\n' });
-    expect(policy(p, 'init').code).toBe(0);
-    expect(policy(p, 'init', '--scope', 'local').code).toBe(0);
+    expect(policy(p, 'init', '--mode', 'command').code).toBe(0);
+    expect(policy(p, 'init', '--mode', 'command', '--scope', 'local').code).toBe(0);
     const r = policy(p, 'init', '--check');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('drift: Stop: runner entries in .claude/settings.json and .claude/settings.local.json: Claude Code runs every one, so the runner runs 2 times for each event');
@@ -341,7 +341,7 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
   it('--scope managed writes a drop-in in the managed settings folder, with the organisation\'s policy beside it', () => {
     const p = project({});
     const managed = path.join(p.home, 'managed');
-    const r = policy(p, 'init', '--scope', 'managed', '--managed-dir', managed);
+    const r = policy(p, 'init', '--mode', 'command', '--scope', 'managed', '--managed-dir', managed);
     expect(r.code).toBe(0);
     const orgPolicy = path.join(managed, 'hookpolicy', 'policies.yaml');
     expect(fs.readFileSync(orgPolicy, 'utf8')).toContain('include: [security-guard]');
@@ -354,7 +354,7 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
 
   it('exits 2 with file:line:col on a broken policy, and leaves settings alone', () => {
     const p = project({ '.claude/policies.yaml': 'version: 1\nrules:\n  - id: x\n    on: PreToolUse\n    tools: Bash\n    deny: "a"\n    bogus: 1\n' });
-    const r = policy(p, 'init');
+    const r = policy(p, 'init', '--mode', 'command');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/policies\.yaml:7:5: error schema-unknown-key/);
     expect(fs.existsSync(p.file('.claude/settings.json'))).toBe(false);
@@ -362,7 +362,7 @@ describe('policy init: scopes, scaffold, plugin, errors', () => {
 
   it('exits 2 on a settings file that is not JSON, without touching it', () => {
     const p = project({ '.claude/policies.yaml': POLICY, '.claude/settings.json': '{ "model": ' });
-    const r = policy(p, 'init');
+    const r = policy(p, 'init', '--mode', 'command');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\.claude\/settings\.json: it is not valid JSON/);
     expect(p.read('.claude/settings.json')).toBe('{ "model": ');
@@ -380,26 +380,26 @@ rules:
 
   it('is written for the project, left alone when it differs, and removed by uninstall while unchanged', () => {
     const p = project({ '.claude/policies.yaml': RECORDING });
-    const first = policy(p, 'init');
+    const first = policy(p, 'init', '--mode', 'command');
     expect(first.stdout).toContain('Wrote .claude/commands/mem-search.md (the /mem-search ID slash command: policy memory show ID)\n');
     expect(p.read('.claude/commands/mem-search.md')).toContain("!`npx --no-install policy memory show '$ARGUMENTS'`");
-    expect(policy(p, 'init').stdout).not.toContain('mem-search');
+    expect(policy(p, 'init', '--mode', 'command').stdout).not.toContain('mem-search');
     fs.appendFileSync(p.file('.claude/commands/mem-search.md'), 'our own words\n');
-    expect(policy(p, 'init').stdout).toContain('note: .claude/commands/mem-search.md differs from what init writes; left as it is\n');
+    expect(policy(p, 'init', '--mode', 'command').stdout).toContain('note: .claude/commands/mem-search.md differs from what init writes; left as it is\n');
     expect(policy(p, 'uninstall').stdout).not.toContain('mem-search');
     expect(fs.existsSync(p.file('.claude/commands/mem-search.md'))).toBe(true);
     fs.rmSync(p.file('.claude/commands/mem-search.md'));
-    policy(p, 'init');
+    policy(p, 'init', '--mode', 'command');
     expect(policy(p, 'uninstall').stdout).toContain('Removed .claude/commands/mem-search.md\n');
     expect(fs.existsSync(p.file('.claude/commands/mem-search.md'))).toBe(false);
   });
 
   it('is not written for a policy that records nothing, nor for user scope', () => {
     const quiet = project({ '.claude/policies.yaml': POLICY });
-    policy(quiet, 'init');
+    policy(quiet, 'init', '--mode', 'command');
     expect(fs.existsSync(quiet.file('.claude/commands'))).toBe(false);
     const user = project({ '.claude/policies.yaml': RECORDING });
-    policy(user, 'init', '--scope', 'user');
+    policy(user, 'init', '--mode', 'command', '--scope', 'user');
     expect(fs.existsSync(user.file('.claude/commands'))).toBe(false);
   });
 });

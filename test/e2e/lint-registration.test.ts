@@ -37,8 +37,8 @@ describe('policy lint: how the project registers the runner', () => {
   it('reports the runner registered in project and local scope at once, and an entry whose runner is not installed', () => {
     const dir = project();
     linkHookpolicy(dir);
-    expect(policy(dir, 'init').code).toBe(0);
-    expect(policy(dir, 'init', '--scope', 'local').code).toBe(0);
+    expect(policy(dir, 'init', '--mode', 'command').code).toBe(0);
+    expect(policy(dir, 'init', '--mode', 'command', '--scope', 'local').code).toBe(0);
     const twice = JSON.parse(policy(dir, 'lint', '--format', 'json').stdout) as Array<{ code: string; message: string }>;
     expect(twice.map((d) => d.code)).toEqual(['settings-twice']);
     fs.rmSync(path.join(dir, '.claude', 'settings.local.json'));

@@ -101,7 +101,7 @@ describe('policy lint', () => {
 
   it('writes GitHub annotations and SARIF', () => {
     const github = lint('http-closed', [], { format: 'github' }).stdout;
-    expect(github).toBe('::warning file=.claude/policies.yaml,line=3,col=13,title=http-fail-closed::on_error is closed, but .claude/settings.json sends PreToolUse to the runner over HTTP without "onFailure": "block": when the policy server is down, Claude Code goes on as if no hook ran (run policy init --mode http again: it writes "onFailure": "block" on these entries (or route them with a command hook, "policy hook"))\n');
+    expect(github).toBe('::warning file=.claude/policies.yaml,line=3,col=13,title=http-fail-closed::.claude/settings.json sends PreToolUse to the runner over HTTP without "onFailure": "block": when the policy server is down (an agent can stop it), Claude Code goes on as if no hook ran, though on_error is closed (run policy init again: it writes "onFailure": "block" on these entries (or route them with a command hook, "policy hook"))\n');
     const sarif = JSON.parse(lint('bad', [], { format: 'sarif' }).stdout);
     expect(sarif.runs[0].results.map((r: { ruleId: string; locations: Array<{ physicalLocation: { region: { startLine: number } } }> }) => `${r.locations[0].physicalLocation.region.startLine} ${r.ruleId}`))
       .toEqual(['7 template-unknown-value', '8 rule-shadowed', '12 message-user-only', '15 outcome-impossible', '18 rule-unreachable', '18 settings-not-routed', '21 settings-not-routed', '22 prompts-unset', '22 message-user-only']);

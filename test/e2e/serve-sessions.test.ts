@@ -81,9 +81,13 @@ interface Ensured {
   session: ChildProcess;
 }
 
-/** Runs the SessionStart hook as Claude Code would, under a shell that stands in for Claude Code ($CLAUDE_PID). */
-function ensure(sessionId: string, args: string[] = ['--on-error', 'closed']): Promise<Ensured> {
-  const event = JSON.stringify({ session_id: sessionId, hook_event_name: 'SessionStart', source: 'startup', cwd: root, transcript_path: path.join(tmp, 't.jsonl') });
+/**
+ * Runs the SessionStart hook (or, with a prompt, the UserPromptSubmit one) as Claude Code
+ * would, under a shell that stands in for Claude Code ($CLAUDE_PID).
+ */
+function ensure(sessionId: string, args: string[] = ['--on-error', 'closed'], prompt?: string): Promise<Ensured> {
+  const common = { session_id: sessionId, cwd: root, transcript_path: path.join(tmp, 't.jsonl') };
+  const event = JSON.stringify(prompt === undefined ? { ...common, hook_event_name: 'SessionStart', source: 'startup' } : { ...common, hook_event_name: 'UserPromptSubmit', prompt });
   const script = 'CLAUDE_PID=$$ "$0" "$@" 2>"$HOOK_ERR"; echo "ensure-exit=$?"; exec sleep 600';
   const err = path.join(tmp, `${sessionId}.err`);
   const child = spawn('sh', ['-c', script, process.execPath, bin, 'serve', '--ensure', '--port', String(port), '--idle', '1', ...args], { env: { ...env, HOOK_ERR: err }, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -185,27 +189,47 @@ it('fail-closed: something else on the port ends the session, with the reason on
   const result = await ensure('s-1');
   expect(result.exit).not.toBe(0);
   expect(result.session.signalCode ?? (await new Promise((r) => result.session.once('exit', (_c, s) => r(s))))).toBe('SIGTERM');
-  expect(result.stderr).toMatch(/^hookpolicy: the policy server on 127\.0\.0\.1:\d+ cannot be used: something else listens on 127\.0\.0\.1:\d+( \(.*\))?: it cannot prove it holds this user's token\. The policy fails closed, so this session is stopped/);
+  expect(result.stderr).toMatch(/^hookpolicy: the policy server on 127\.0\.0\.1:\d+ cannot be used: something else listens on 127\.0\.0\.1:\d+( \(.*\))?: it cannot prove it holds this user's token\. This session is stopped: that listener would answer in the policy's place\.\n$/);
 }, 60_000);
 
-it('a listener that takes the connection and never answers (a busy server looks so): refused, the session not ended', async () => {
+it('a listener that takes the connection and stays silent for the whole wait: treated as an impostor, the session ended', async () => {
   const silent = net.createServer(() => undefined);
   await new Promise<void>((r) => silent.listen(port, '127.0.0.1', r));
   others.push({ close: () => silent.close() });
   const result = await ensure('s-1');
-  expect(result.exit).toBe(2);
-  expect(result.stderr).toMatch(/what listens on port \d+ does not answer: it took the connection but gave no answer/);
-  expect(result.session.exitCode).toBeNull();
-  expect(result.session.signalCode).toBeNull();
+  expect(result.exit).not.toBe(0);
+  expect(result.session.signalCode ?? (await new Promise((r) => result.session.once('exit', (_c, s) => r(s))))).toBe('SIGTERM');
+  expect(result.stderr).toMatch(/what listens on port \d+ does not answer: it took the connection but gave no answer.*This session is stopped/);
 }, 60_000);
 
-it('fail-open: something else on the port is said on screen, and the session goes on', async () => {
+it('fail-open too: something else on the port ends the session, an impostor is not a policy that cannot decide', async () => {
   await impostor(() => ({ status: 404, body: '' }));
   const result = await ensure('s-1', []);
-  expect(result.exit).toBe(0);
-  expect(JSON.parse(result.stdout).systemMessage).toMatch(/^hookpolicy: the policy server on 127\.0\.0\.1:\d+ cannot be used: something else listens .*: it answered the greeting with HTTP 404, not as a policy server\. The events its http hooks carry go unchecked in this session\.$/);
-  expect(result.session.exitCode).toBeNull();
+  expect(result.exit).not.toBe(0);
+  expect(result.session.signalCode ?? (await new Promise((r) => result.session.once('exit', (_c, s) => r(s))))).toBe('SIGTERM');
+  expect(result.stderr).toMatch(/^hookpolicy: the policy server on 127\.0\.0\.1:\d+ cannot be used: something else listens .*: it answered the greeting with HTTP 404, not as a policy server\. This session is stopped: that listener would answer in the policy's place\.\n$/);
 }, 60_000);
+
+it('a server stopped mid-session (the agent can pkill it) is started again by the next prompt, fail-open policy or not', async () => {
+  for (const args of [['--on-error', 'closed'], []]) {
+    const first = await ensure('s-1', args);
+    expect(first.exit).toBe(0);
+    const before = await portHolder(port, token());
+    expect(before.kind).toBe('ours');
+    process.kill((before as { pid: number }).pid, 'SIGKILL');
+    expect(await until(async () => (await portHolder(port, token())).kind === 'none')).toBe(true);
+    // While it is down, the http entries' onFailure: block refuses the calls; the prompt's own hook brings it back.
+    const again = await ensure('s-1', args, 'go on');
+    expect([again.exit, again.stdout, again.stderr]).toEqual([0, '', '']);
+    const after = await portHolder(port, token());
+    expect(after).toMatchObject({ kind: 'ours', sessions: 1 });
+    expect((after as { pid: number }).pid).not.toBe((before as { pid: number }).pid);
+    expect(JSON.parse((await post(write('s-1', '.env'))).body).hookSpecificOutput.permissionDecision).toBe('deny');
+    first.session.kill('SIGKILL');
+    again.session.kill('SIGKILL');
+    expect(await until(async () => (await portHolder(port, token())).kind === 'none')).toBe(true);
+  }
+}, 90_000);
 
 it('this user\'s server of another build, still serving sessions: refused, but the session is not ended', async () => {
   const first = await ensure('s-0');

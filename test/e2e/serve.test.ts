@@ -159,20 +159,28 @@ describe('policy init --mode http', () => {
     expect(out).toContain('each session starts the policy server on 127.0.0.1:9123 at SessionStart (policy serve --ensure)');
     const hooks = JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks;
     // The built-in self-protection rule routes every writing tool (engine/self-protection.ts).
-    expect(hooks.PreToolUse).toEqual([{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell', hooks: [{ type: 'http', url: 'http://127.0.0.1:9123/policy-hook', timeout: expect.any(Number) }] }]);
-    expect(hooks.SubagentStart[0].hooks[0]).toMatchObject({ type: 'http', url: 'http://127.0.0.1:9123/policy-hook' });
+    expect(hooks.PreToolUse).toEqual([{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell', hooks: [{ type: 'http', url: 'http://127.0.0.1:9123/policy-hook', timeout: expect.any(Number), onFailure: 'block' }] }]);
+    expect(hooks.SubagentStart[0].hooks[0]).toMatchObject({ type: 'http', url: 'http://127.0.0.1:9123/policy-hook', onFailure: 'block' });
     expect(hooks.TeammateIdle[0].hooks[0]).toMatchObject({ type: 'command' });
-    expect(hooks.SessionStart).toEqual([{ hooks: [{ type: 'command', command: expect.any(String), args: expect.arrayContaining(['${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs', 'serve', '--ensure', '--port', '9123']), timeout: 30 }] }]);
+    const ensureEntry = { type: 'command', command: expect.any(String), args: expect.arrayContaining(['${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs', 'serve', '--ensure', '--port', '9123']), timeout: 30 };
+    expect(hooks.SessionStart).toEqual([{ hooks: [ensureEntry] }]);
+    expect(hooks.UserPromptSubmit).toEqual([{ hooks: [ensureEntry] }]);
     const check = execFileSync(process.execPath, [bin, 'init', '--project-dir', root, '--check', '--scope', 'project'], { env: { ...process.env, HOME: tmp }, encoding: 'utf8' });
     expect(check).toContain('in sync');
     // Running init again, in either mode, replaces its own entries instead of adding to them.
     init(['--mode', 'http', '--port', '9123']);
     expect(JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks).toEqual(hooks);
-    init([]);
+    // Without --mode, init keeps the mode the settings have.
+    expect(init(['--port', '9123'])).toContain('is up to date; nothing changed');
+    expect(init([])).toContain('is up to date; nothing changed');
+    init(['--mode', 'command']);
     const back = JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks;
     expect(back.PreToolUse).toHaveLength(1);
     expect(back.PreToolUse[0].hooks.map((h: { type: string }) => h.type)).toEqual(['command']);
     expect(back.SessionStart).toBeUndefined();
+    expect(back.UserPromptSubmit).toBeUndefined();
+    expect(init([])).toContain('note: kept the command entries the settings already had; policy init --mode http for the fast path (no process per event)');
+    expect(JSON.parse(fs.readFileSync(settingsFile, 'utf8')).hooks).toEqual(back);
   });
 
   it('a fail-closed policy: every http entry where Claude Code honours it says onFailure: block', () => {

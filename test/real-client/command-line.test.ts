@@ -26,7 +26,7 @@ describeRealClient('the command line the model reads', () => {
   }, SESSION_TIMEOUT_MS);
 
   it('a personal (--scope local) entry shows the model this machine\'s paths of node and the runner', () => {
-    const { session, project } = runCase({ policy: POLICY, initArgs: ['--scope', 'local'], scenario: { main: [say('stop'), say('stop again')] } });
+    const { session, project } = runCase({ policy: POLICY, initArgs: ['--mode', 'command', '--scope', 'local'], scenario: { main: [say('stop'), say('stop again')] } });
     expect(fs.existsSync(path.join(project.projectDir, '.claude', 'settings.local.json'))).toBe(true);
     expect(quotedCommand(session.requests)).toMatch(/^\/usr\/bin\/env -u NODE_EXTRA_CA_CERTS \/\S*node \/\S*\/bin\/policy\.cjs hook$/);
   }, SESSION_TIMEOUT_MS);

@@ -2,8 +2,8 @@
  * The fast path, `policy init --mode http`, in the real client: no process per event, the
  * same decisions as the command runner. The policy server is started by the SessionStart
  * hook init writes (nothing runs before the session), picks up a policy edited during the
- * session, and when it is gone a fail-closed policy refuses the calls instead of letting
- * them through; a listener that is not this user's server ends the session before any call.
+ * session, and when it is gone the calls are refused instead of let through, whatever
+ * on_error says; a listener that is not this user's server ends the session before any call.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -48,7 +48,7 @@ function sessionId(run: CaseRun): string {
   return String(init?.session_id);
 }
 
-describeRealClient('the fast path: policy init --mode http', () => {
+describeRealClient('the fast path: policy init, http by default', () => {
   it('decides as the command runner does (deny, allow, context for a subagent and a prompt), with the server started by SessionStart', () => {
     const p = port();
     const scenario = (dir: string): Scenario => ({
@@ -61,7 +61,7 @@ describeRealClient('the fast path: policy init --mode http', () => {
       ],
       subagents: [{ marker: 'SUBAGENT-LYNCH', turns: [tools(write(dir, 'sub/.env')), say('Reviewed.')] }],
     });
-    const runs = [[], ['--mode', 'http', '--port', String(p)]].map((initArgs) => runCase({ policy: POLICY('{{path}} holds secrets'), files: { '.claude/agents/lynch.md': LYNCH }, initArgs, scenario }));
+    const runs = [['--mode', 'command'], ['--port', String(p)]].map((initArgs) => runCase({ policy: POLICY('{{path}} holds secrets'), files: { '.claude/agents/lynch.md': LYNCH }, initArgs, scenario }));
     const [command, http] = runs;
     const settings = JSON.parse(http.project.read('.claude/settings.json') ?? '{}');
     expect(settings.hooks.PreToolUse.at(-1).hooks).toEqual([{ type: 'http', url: `http://127.0.0.1:${p}/policy-hook`, timeout: expect.any(Number), onFailure: 'block' }]);
@@ -147,6 +147,27 @@ describeRealClient('the fast path: policy init --mode http', () => {
     expect([run.project.exists('a.txt'), run.project.exists('b.txt'), run.project.exists('c.txt')]).toEqual([true, false, false]);
   }, SESSION_TIMEOUT_MS);
 
+  it('under on_error: open too, the agent that kills the server gets its later calls refused, not let through', () => {
+    const p = port();
+    const run = runCase({
+      policy: POLICY('{{path}} holds secrets').replace('on_error: closed', 'on_error: open'),
+      initArgs: ['--port', String(p)],
+      scenario: (dir) => ({
+        main: [
+          tools(write(dir, 'a.txt')),
+          tools({ name: 'Bash', input: { command: "pkill -f 'serve --session[s]'; sleep 0.5", description: 'stop the policy server' } }),
+          tools(write(dir, 'b.txt')),
+          say('Done.'),
+        ],
+      }),
+    });
+    expect(run.project.read('.claude/settings.json')).toContain('"onFailure": "block"');
+    expect(toolResult(run.session.requests, 'toolu_m_0_0')?.isError).toBe(false);
+    expect(serverLog(run, p)).toContain('stopped: signal');
+    expect(toolResult(run.session.requests, 'toolu_m_2_0')).toEqual({ isError: true, text: `PreToolUse:Write hook error: [http://127.0.0.1:${p}/policy-hook]: failed; blocking because onFailure is "block"\nconnect ECONNREFUSED 127.0.0.1:${p}` });
+    expect([run.project.exists('a.txt'), run.project.exists('b.txt')]).toEqual([true, false]);
+  }, SESSION_TIMEOUT_MS);
+
   it('a listener on the port that is not this user\'s server: the session is ended before any call', () => {
     const p = port();
     const impostor = `require('http').createServer((q, s) => { q.resume(); s.end('{}'); }).listen(${p}, '127.0.0.1')`;
@@ -161,6 +182,6 @@ describeRealClient('the fast path: policy init --mode http', () => {
     // The model was never asked anything; the stream shows why the session ended.
     expect(run.session.requests).toEqual([]);
     const said = (run.session.messages as Array<Record<string, unknown>>).filter((m) => m?.subtype === 'hook_response').map((m) => String(m.stderr));
-    expect(said).toContainEqual(expect.stringMatching(new RegExp(`^hookpolicy: the policy server on 127\\.0\\.0\\.1:${p} cannot be used: something else listens on 127\\.0\\.0\\.1:${p} .*The policy fails closed, so this session is stopped`)));
+    expect(said).toContainEqual(expect.stringMatching(new RegExp(`^hookpolicy: the policy server on 127\\.0\\.0\\.1:${p} cannot be used: something else listens on 127\\.0\\.0\\.1:${p} .*This session is stopped: that listener would answer in the policy's place`)));
   }, SESSION_TIMEOUT_MS);
 });

@@ -44,15 +44,18 @@ function npm(cwd: string, args: string[]): string {
  */
 const TEAM_PACKAGE = '{ "name": "team-app", "version": "1.0.0", "private": true, "allowScripts": { "better-sqlite3": false } }\n';
 
-/** A project with hookpolicy installed from the tarball and registered by `npx policy init`. */
-function installedProject(onError: string, policy = POLICY(onError)): { dir: string; home: string } {
+/**
+ * A project with hookpolicy installed from the tarball and registered by `npx policy init`
+ * (with `initArgs`: a process per event unless the case asks for the default).
+ */
+function installedProject(onError: string, policy = POLICY(onError), initArgs: string[] = ['--mode', 'command']): { dir: string; home: string } {
   const dir = tempDir('team');
   const home = tempDir('home');
   fs.writeFileSync(path.join(dir, 'package.json'), TEAM_PACKAGE);
   npm(dir, ['install', '--save-dev', packedTarball()]);
   fs.mkdirSync(path.join(dir, '.claude'));
   fs.writeFileSync(path.join(dir, '.claude', 'policies.yaml'), policy);
-  execFileSync('npx', ['--offline', 'policy', 'init'], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: dir } });
+  execFileSync('npx', ['--offline', 'policy', 'init', ...initArgs], { cwd: dir, encoding: 'utf8', env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: dir } });
   return { dir, home };
 }
 
@@ -67,6 +70,21 @@ describeRealClient('a team install', () => {
     expect(settings).not.toContain(dir);
     expect(settings).not.toContain(process.execPath);
     expect(JSON.parse(settings).hooks.PreToolUse[0].hooks[0]).toMatchObject({ onFailure: 'block', args: expect.arrayContaining(['${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs']) });
+    const s = session(dir, home, 'secret/a.txt');
+    expect(fs.existsSync(path.join(dir, 'secret', 'a.txt'))).toBe(false);
+    expect(toolResult(s.requests, 'toolu_m_0_0')).toEqual({ isError: true, text: 'PreToolUse:Write hook error: secret/ is off limits' });
+  }, SESSION_TIMEOUT_MS);
+
+  it('the README\'s install, as it is (the default: http entries and a server each session starts), enforces with no machine path', () => {
+    const { dir, home } = installedProject('open', POLICY('open'), []);
+    const settings = fs.readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8');
+    expect(settings).not.toContain(dir);
+    expect(settings).not.toContain(process.execPath);
+    const hooks = JSON.parse(settings).hooks;
+    expect(hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'http', url: 'http://127.0.0.1:8707/policy-hook', timeout: expect.any(Number), onFailure: 'block' });
+    for (const event of ['SessionStart', 'UserPromptSubmit']) {
+      expect(hooks[event].at(-1).hooks[0].args).toEqual(expect.arrayContaining(['${CLAUDE_PROJECT_DIR}/node_modules/hookpolicy/bin/policy.cjs', 'serve', '--ensure', '--port', '8707']));
+    }
     const s = session(dir, home, 'secret/a.txt');
     expect(fs.existsSync(path.join(dir, 'secret', 'a.txt'))).toBe(false);
     expect(toolResult(s.requests, 'toolu_m_0_0')).toEqual({ isError: true, text: 'PreToolUse:Write hook error: secret/ is off limits' });

@@ -68,7 +68,7 @@ export function makeClientProject(options: ClientProjectOptions): ClientProject 
   linkHookpolicy(projectDir);
   let initOutput = '';
   if (!options.noInit) {
-    initOutput = execFileSync(process.execPath, [path.join(projectDir, 'node_modules', '.bin', 'policy'), 'init', ...(options.initArgs ?? [])], {
+    initOutput = execFileSync(process.execPath, [path.join(projectDir, 'node_modules', '.bin', 'policy'), 'init', ...(options.initArgs ?? ['--mode', 'command'])], {
       cwd: projectDir,
       encoding: 'utf8',
       env: { ...process.env, CLAUDE_PROJECT_DIR: projectDir, HOME: homeDir },

@@ -6,7 +6,9 @@
  *
  * It never registers with, or sends anything to, a listener that cannot prove it holds
  * this user's token: that is another program, another user's server, or one put there to
- * answer in the policy's place.
+ * answer in the policy's place (`foreign`, and so is one that takes the connection but
+ * stays silent for the whole wait). It runs at every SessionStart and every
+ * UserPromptSubmit, so a server stopped mid-session is started again at the next prompt.
  */
 import { toAbsolutePosix } from '../project-root';
 import { portHolder, registerSession, stopServer, type PortHolder } from './client';
@@ -73,13 +75,14 @@ async function attemptOnce(o: EnsureOptions, stateDir: string, token: string, re
   const fail = (reason: string, foreign = false, retry = false): Attempt => ({ ok: false, reason, foreign, retry });
   const waitMs = o.waitMs ?? 10_000;
   // A listener that takes the connection and says nothing may be a server of ours on a loaded machine: ask again.
+  // Still silent after the wait, it is treated as foreign: it may answer the http entries while it will not greet us.
   let holder = await waitFor(o.port, token, (h) => h.kind !== 'silent', waitMs);
-  if (holder.kind === 'silent') return fail(`what listens on port ${o.port} does not answer: ${holder.why}`);
+  if (holder.kind === 'silent') return fail(`what listens on port ${o.port} does not answer: ${holder.why}`, true);
   if (holder.kind === 'ours' && holder.build !== o.build) {
     if (holder.sessions > 0) return fail(`port ${o.port} is held by this user's policy server of another hookpolicy build (${holder.build}, pid ${holder.pid}) while ${holder.sessions} session(s) use it; give this project another port (policy init --mode http --port N)`);
     await stopServer(o.port, token).catch(() => false);
     holder = await waitFor(o.port, token, (h) => h.kind !== 'ours' || h.build === o.build, 3000);
-    if (holder.kind === 'silent') return fail(`what listens on port ${o.port} does not answer: ${holder.why}`);
+    if (holder.kind === 'silent') return fail(`what listens on port ${o.port} does not answer: ${holder.why}`, true);
     if (holder.kind === 'ours' && holder.build !== o.build) return fail(`this user's policy server of another build (${holder.build}, pid ${holder.pid}) on port ${o.port} did not stop`);
   }
   if (holder.kind === 'foreign') return fail(foreignReason(o.port, holder), true);
@@ -88,7 +91,8 @@ async function attemptOnce(o: EnsureOptions, stateDir: string, token: string, re
     o.start(stateDir);
     started = true;
     holder = await waitFor(o.port, token, (h) => h.kind !== 'none' && h.kind !== 'silent', waitMs);
-    if (holder.kind === 'none' || holder.kind === 'silent') return fail(`the policy server did not start on port ${o.port} (its log: ${stateDir}/port-${o.port}/server.log)`);
+    if (holder.kind === 'none') return fail(`the policy server did not start on port ${o.port} (its log: ${stateDir}/port-${o.port}/server.log)`);
+    if (holder.kind === 'silent') return fail(`what listens on port ${o.port} does not answer: ${holder.why} (the server's log: ${stateDir}/port-${o.port}/server.log)`, true);
     if (holder.kind === 'foreign') return fail(foreignReason(o.port, holder), true);
     if (holder.build !== o.build) return fail(`port ${o.port} was taken by this user's policy server of another build (${holder.build}) meanwhile`);
   }
