@@ -54,9 +54,17 @@ export function openRegularFile(file: string, options: OpenRegularOptions = {}):
  * @example readPlainFile('/home/me/.cache/hookpolicy/ab.head.json')
  */
 export function readPlainFile(file: string): string {
+  return readPlainBytes(file).toString('utf8');
+}
+
+/**
+ * The bytes of a regular file, read as openRegularFile opens it (no symlink followed).
+ * @example readPlainBytes('/home/me/.cache/hookpolicy/ab.head.json')
+ */
+export function readPlainBytes(file: string): Buffer {
   const fd = openRegularFile(file);
   try {
-    return fs.readFileSync(fd, 'utf8');
+    return fs.readFileSync(fd);
   } finally {
     fs.closeSync(fd);
   }

@@ -6,8 +6,8 @@
 import * as fs from 'fs';
 import type * as os from 'os';
 import * as path from 'path';
-import { cacheFolderDistrust, sealed, unsealed } from './cache-trust';
-import { NotPlainFileError, readPlainFile } from '../regular-file';
+import { cacheFolderDistrust, sealed, unsealedBytes } from './cache-trust';
+import { NotPlainFileError, readPlainBytes } from '../regular-file';
 
 /**
  * Cache folders in order of preference: $HOOKPOLICY_CACHE_DIR, else
@@ -174,9 +174,9 @@ export function takeCacheProblems(): Array<{ file: string; problem: string }> {
 export function* readCacheFiles(dirs: readonly string[], name: string): Generator<{ file: string; text: string }> {
   for (const dir of dirs) {
     const file = path.join(dir, name);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readPlainFile(file);
+      bytes = readPlainBytes(file);
     } catch (e) {
       // A FIFO, a symlink or a device where a cache file belongs is reported; missing or unreadable is a plain miss.
       if (e instanceof NotPlainFileError) problems.push({ file, problem: `not used: it is ${e.kind}, not a regular file` });
@@ -187,7 +187,7 @@ export function* readCacheFiles(dirs: readonly string[], name: string): Generato
       problems.push({ file, problem: `not used: ${distrust}` });
       continue;
     }
-    const body = unsealed(text);
+    const body = unsealedBytes(bytes);
     if (body === null) {
       problems.push({ file, problem: 'not used: its content does not match its seal (changed outside hookpolicy)' });
       continue;

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { cacheFolderDistrust, forgetFolderVerdicts, sealed, unsealed } from './cache-trust';
+import { cacheFolderDistrust, forgetFolderVerdicts, sealed, unsealed, unsealedBytes } from './cache-trust';
 
 describe('cache seals', () => {
   it('gives back what was sealed, and nothing for an edited body or a missing seal', () => {
@@ -10,6 +10,25 @@ describe('cache seals', () => {
     expect(unsealed(text.replace('deny', 'warn'))).toBeNull();
     expect(unsealed('{"outcome":"deny"}')).toBeNull();
     expect(unsealed(`${text.split('\n')[0]}`)).toBeNull();
+  });
+
+  it('checks every byte of the body, however long and wherever the file\'s bytes sit in memory', () => {
+    for (const body of ['', 'a', 'ab', 'abc', 'abcd', 'abcde', '{"reason":"n\u00e4he \u2713"}', 'x'.repeat(30_001)]) {
+      const text = sealed(body);
+      expect(unsealed(text)).toBe(body);
+      // At an offset that is not a multiple of 4, as a pooled Buffer may be.
+      const shifted = Buffer.concat([Buffer.from('zzz'), Buffer.from(text)]).subarray(3);
+      expect(shifted.byteOffset % 4).not.toBe(0);
+      expect(unsealedBytes(shifted)).toBe(body);
+      const bytes = Buffer.from(text);
+      for (const at of [bytes.length - 1, bytes.length - 4, 36]) {
+        if (at < 35 || at >= bytes.length) continue;
+        const edited = Buffer.from(bytes);
+        edited[at] ^= 1;
+        expect(unsealedBytes(edited)).toBeNull();
+      }
+    }
+    expect(unsealedBytes(Buffer.from('//hookpolicy-seal 0123456789abcdef'))).toBeNull();
   });
 });
 

@@ -12,17 +12,32 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 const SEAL = '//hookpolicy-seal ';
+const SEAL_BYTES = Buffer.from(SEAL);
+/** The seal line: SEAL, 16 hex digits, a newline. */
+const SEAL_LINE_LENGTH = SEAL.length + 17;
 
-/** 64-bit FNV-1a of the text's UTF-16 code units (two 32-bit lanes), as 16 hex digits. */
-function contentHash(text: string): string {
-  let a = 0x811c9dc5;
+/**
+ * A 64-bit FNV-1a-style hash (two 32-bit lanes) of the body's UTF-8 bytes, 32 bits at a
+ * time in the machine's byte order (a cache never leaves its machine), the last 0-3 bytes
+ * one at a time; as 16 hex digits. By words, not characters: a cold process runs this loop
+ * in the interpreter, at every event, over the ~30 KB of a policy view.
+ */
+function contentHash(body: Buffer): string {
+  // Int32Array needs a 4-byte-aligned offset; a copy from Buffer.from gets one (a fresh or pooled buffer).
+  const bytes = body.byteOffset % 4 === 0 ? body : Buffer.from(body);
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
+  let a = 0x811c9dc5 | 0;
   let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x01000193) >>> 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    a = Math.imul(a ^ w, 0x01000193);
+    b = Math.imul(b ^ w ^ (a >>> 16), 0x01000193);
   }
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+  for (let i = words.length * 4; i < bytes.length; i++) {
+    a = Math.imul(a ^ bytes[i], 0x01000193);
+    b = Math.imul(b ^ bytes[i] ^ (a >>> 16), 0x01000193);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
@@ -30,7 +45,17 @@ function contentHash(text: string): string {
  * @example sealed('{"a":1}') // '//hookpolicy-seal 3f0c...\n{"a":1}'
  */
 export function sealed(body: string): string {
-  return `${SEAL}${contentHash(body)}\n${body}`;
+  return `${SEAL}${contentHash(Buffer.from(body))}\n${body}`;
+}
+
+/**
+ * The body of a sealed file's bytes, or null when the seal is missing or does not match.
+ * @example unsealedBytes(fs.readFileSync(file)) // '{"build":...}'
+ */
+export function unsealedBytes(bytes: Buffer): string | null {
+  if (bytes.length < SEAL_LINE_LENGTH || bytes.compare(SEAL_BYTES, 0, SEAL_BYTES.length, 0, SEAL_BYTES.length) !== 0 || bytes[SEAL_LINE_LENGTH - 1] !== 0x0a) return null;
+  const body = bytes.subarray(SEAL_LINE_LENGTH);
+  return bytes.toString('latin1', SEAL.length, SEAL_LINE_LENGTH - 1) === contentHash(body) ? body.toString('utf8') : null;
 }
 
 /**
@@ -38,11 +63,7 @@ export function sealed(body: string): string {
  * @example unsealed(sealed('x')) // 'x'
  */
 export function unsealed(text: string): string | null {
-  if (!text.startsWith(SEAL)) return null;
-  const end = text.indexOf('\n');
-  if (end < 0) return null;
-  const body = text.slice(end + 1);
-  return text.slice(SEAL.length, end) === contentHash(body) ? body : null;
+  return unsealedBytes(Buffer.from(text));
 }
 
 const trusted = new Map<string, string | null>();
