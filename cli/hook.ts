@@ -13,6 +13,7 @@ import { recordDecision } from '../engine/host/decision-log';
 import { discoverPolicyFiles } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
+import { guardsKey, selfProtectionFacts } from '../engine/host/self-protection-facts';
 import { noteUnjudged, uncheckedProblems } from '../engine/host/fail-open/unjudged';
 import { memoryReadProblem, projectMemoryFacts, projectStore, recordMemory } from '../engine/host/memory';
 import { resolveProjectRoot } from '../engine/host/project-root';
@@ -130,7 +131,9 @@ async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<
   }
 
   const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
-  const loaded = loadPolicyForEvent({ roots, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs }, event.hook_event_name, tool);
+  // An artefact compiled for other self-protection facts (elsewhere, or by another installation) is not used.
+  const guards = input.compiler ? input.compiler().guardsFor?.(input.env) : guardsKey(selfProtectionFacts(input.env));
+  const loaded = loadPolicyForEvent({ roots, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs, guards }, event.hook_event_name, tool);
   if (!loaded.policy) {
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
     const onError = args.onError ?? loaded.declaredOnError ?? loaded.lastOnError ?? 'open';

@@ -21,6 +21,7 @@ import { ensureHook, httpHookUrl, installedMode, toHttpHooks, withEnsureHook } f
 import { loadPolicyForCommand, reportDiagnostics, usageErrorsExit2 } from './explain';
 import { pluginBin, writePluginFiles } from './init-plugin';
 import { writeMemSearchCommand } from './init-memory';
+import { prepareRunnerCacheFor } from '../runner-cache';
 import { permissionPath, withSelfProtectionPermissions } from '../../engine/init/permissions';
 import { ancestorFolders, SELF_PROTECTION_ID } from '../../engine/self-protection';
 import { DEFAULT_PORT } from './serve';
@@ -155,6 +156,8 @@ function runInit(options: InitOptions): void {
     // The project's own /mem-search command; settings that serve every project get none.
     writeMemSearchCommand(policy, projectRoot, out);
   }
+  // The runner's cache, as this user's sessions of the project will read it (managed settings serve other users).
+  if (!pluginRoot && scope !== 'managed') prepareRunnerCacheFor(discoverPolicyFiles({ configs, env: process.env, projectRoot }), projectRoot);
 }
 
 /**

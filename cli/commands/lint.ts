@@ -17,6 +17,7 @@ import { useColor } from '../color';
 import { FORMATTERS } from '../formatters';
 import { readProcessStdin, resolveLintTargets, withStdin } from '../lint-targets';
 import { writeReportFile } from '../report-file';
+import { prepareRunnerCacheFor } from '../runner-cache';
 import { countSeverities, displayPath } from '../formatters/format';
 
 export interface LintCommandOptions {
@@ -42,6 +43,12 @@ export interface LintIO {
   /** The text on stdin, for `policy lint -`. */
   readStdin?: () => string;
   reader?: PolicyReader;
+  /**
+   * Called after a clean lint of the project's own policy (no file named) with the files the
+   * runner loads: the commander action makes the runner's policy cache there, so that the
+   * first hook event after an edit saved through `policy lint` does not compile.
+   */
+  prepareRunnerCache?: (roots: string[], projectRoot: string) => void;
 }
 
 /** The settings files Claude Code reads for a project, in order, relative to its root. */
@@ -91,6 +98,7 @@ export function runLint(files: string[], options: LintCommandOptions, io: LintIO
 
   const { errors, warnings } = countSeverities(diagnostics);
   if (errors > 0) return 1;
+  if (files.length === 0) io.prepareRunnerCache?.(policies[0], posix(projectRoot));
   if (maxWarnings >= 0 && warnings > maxWarnings) {
     io.stderr(`policy lint: too many warnings (${warnings}; maximum: ${maxWarnings})\n`);
     return 1;
@@ -179,6 +187,7 @@ export function register(program: Command): void {
           stderr: (t) => process.stderr.write(t),
           isTTY: process.stdout.isTTY === true,
           readStdin: readProcessStdin,
+          prepareRunnerCache: (roots, projectRoot) => prepareRunnerCacheFor(roots, projectRoot),
         });
       } catch (e) {
         process.stderr.write(`policy lint: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

@@ -6,7 +6,7 @@
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { compileGuarded, compilePolicyFiles } from '../../engine/host/compile-entry';
+import { compileGuarded, compilePolicyFiles, guardsFor } from '../../engine/host/compile-entry';
 import { ENGINE_VERSION } from '../../engine/host/engine-version';
 import { portHolder, stopServer } from '../../engine/host/serve/client';
 import { ensureServer } from '../../engine/host/serve/ensure';
@@ -29,7 +29,7 @@ export async function serveSessions(port: number, idleSeconds: number, quiet: bo
     token: serveToken(state.dir),
     build: ENGINE_VERSION,
     sessionsDir: path.join(portDir(state.dir, port), 'sessions'),
-    compiler: () => ({ compilePolicyFiles, compileGuarded }),
+    compiler: () => ({ compilePolicyFiles, compileGuarded, guardsFor }),
     runHook,
     idleMs: idleSeconds * 1000,
     log,

@@ -6,7 +6,7 @@
  */
 import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
-import { compileGuarded, compilePolicyFiles } from '../../engine/host/compile-entry';
+import { compileGuarded, compilePolicyFiles, guardsFor } from '../../engine/host/compile-entry';
 import { toAbsolutePosix } from '../../engine/host/project-root';
 import { createPolicyServer } from '../../engine/host/server';
 import { runHook } from '../hook';
@@ -67,7 +67,7 @@ async function serve(options: ServeOptions): Promise<void> {
     configs: options.config,
     env: process.env,
     onError,
-    compiler: () => ({ compilePolicyFiles, compileGuarded }),
+    compiler: () => ({ compilePolicyFiles, compileGuarded, guardsFor }),
     runHook,
     log,
   });

@@ -7,7 +7,7 @@ import { firstDefined, precedenceOrder } from '../compile/precedence';
 import type { CompiledPolicy, Diagnostic, LoadedFile } from '../types';
 import { withSelfProtection, type SelfProtectionFacts } from '../self-protection';
 import { createFsReader, defaultPackDir } from './fs-reader';
-import { selfProtectionFacts } from './self-protection-facts';
+import { guardsKey, selfProtectionFacts } from './self-protection-facts';
 import type { SourceHash } from './cache';
 import { withRegexVerdicts } from './cache/regex-verdicts';
 
@@ -18,6 +18,8 @@ export interface CompileResult {
   sources: SourceHash[];
   /** The on_error the files declare, read even when the policy does not build. */
   declaredOnError: 'open' | 'closed' | null;
+  /** With the built-in self-protection rules: guardsKey of the facts they were made for. */
+  guards?: string;
 }
 
 /**
@@ -41,7 +43,8 @@ export function compilePolicyFiles(roots: string[], packDir: string = defaultPac
  * @example compileGuarded(['/p/.claude/policies.yaml'], process.env, '/p')
  */
 export function compileGuarded(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string, cacheDirs?: readonly string[]): CompileResult {
-  const compile = () => compilePolicyFiles(roots, defaultPackDir(), selfProtectionFacts(env, projectRoot));
+  const facts = selfProtectionFacts(env, projectRoot);
+  const compile = () => ({ ...compilePolicyFiles(roots, defaultPackDir(), facts), guards: guardsKey(facts) });
   return cacheDirs ? withRegexVerdicts(cacheDirs, compile) : compile();
 }
 
@@ -49,4 +52,13 @@ export function compileGuarded(roots: string[], env: Readonly<Record<string, str
 function declaredOnError(files: readonly LoadedFile[]): 'open' | 'closed' | null {
   const value = firstDefined(precedenceOrder(files), (doc) => doc.settings?.on_error)?.value;
   return value === 'open' || value === 'closed' ? value : null;
+}
+
+/**
+ * guardsKey of the facts compileGuarded guards for `env` and `projectRoot`: what a reader of
+ * the policy cache compares with an artefact's before using it.
+ * @example guardsFor(process.env, '/p') // '["/p","/home/me",...]'
+ */
+export function guardsFor(env: Readonly<Record<string, string | undefined>>, projectRoot?: string): string {
+  return guardsKey(selfProtectionFacts(env, projectRoot));
 }

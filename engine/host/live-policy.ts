@@ -41,7 +41,7 @@ export function createLivePolicy(options: LivePolicyOptions): LivePolicy {
   let dirty = false;
 
   const build = (roots: string[]) => {
-    const result = loadPolicy({ roots, env: options.env, compiler: options.compiler, dirs: options.dirs });
+    const result = loadPolicy({ roots, env: options.env, compiler: options.compiler, dirs: options.dirs, guards: options.compiler().guardsFor?.(options.env) });
     held = { key: roots.join('\0'), roots, result, at: Date.now() };
     dirty = false;
     if (options.watch !== false) rewatch([...roots, ...result.sources.map((s) => s.file)]);

@@ -4,7 +4,6 @@
  * installed package (as found and through links) and the managed settings folder.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import type { SelfProtectionFacts } from '../self-protection';
 import { cacheDirectories } from './cache';
@@ -33,7 +32,9 @@ export function selfProtectionFacts(env: Readonly<Record<string, string | undefi
   } catch {
     // Keep the path as found.
   }
-  const home = env.HOME || env.USERPROFILE || os.homedir() || null;
+  // node:os only when the environment has no home (the runner computes these facts at every event).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const home = env.HOME || env.USERPROFILE || (require('os') as typeof import('os')).homedir() || null;
   return {
     projectRoot: projectRoot ?? toAbsolutePosix(env.CLAUDE_PROJECT_DIR || '.', process.cwd()),
     home: home ? posix(home) : null,
@@ -41,4 +42,15 @@ export function selfProtectionFacts(env: Readonly<Record<string, string | undefi
     packageRoots: [...new Set([posix(root), posix(real)])],
     managedDir: posix(managedSettingsDir()),
   };
+}
+
+/**
+ * The facts as one string, stored with each compiled policy: a policy compiled for other
+ * facts (another project root, cache folder, home or installation of hookpolicy) guards
+ * other files, so whoever reads the cache uses it only when its own facts give the same
+ * string, and compiles otherwise (engine/host/cache/policy-cache.ts).
+ * @example guardsKey(selfProtectionFacts(process.env)) // '{"projectRoot":"/p",...}'
+ */
+export function guardsKey(facts: SelfProtectionFacts): string {
+  return JSON.stringify([facts.projectRoot, facts.home, facts.cacheDirs, facts.packageRoots, facts.managedDir]);
 }

@@ -1,4 +1,5 @@
 // The timed conditions of the command-mode section, and what each event kind must answer.
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -52,8 +53,16 @@ export function conditions(repo, projects, env, ca, tmp, memory = null) {
     writeFileSync(policyFile, `${policyText}# edit ${++edits}\n`);
     return {};
   };
+  // The same edit saved through `policy lint`, which leaves the runner's cache behind it (untimed).
+  const editAndLint = () => {
+    editPolicy();
+    const r = spawnSync(node, [bin, 'lint', '--no-settings'], { cwd: packs.dir, env: penv, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`policy lint failed in the bench's packs project: ${r.stdout}${r.stderr}`);
+    return {};
+  };
   list.push(
     { id: 'edit/packs', label: 'shipped packs, first event after a policy edit', command: packs.command, env: penv, stdin, kind: 'none', prepare: editPolicy },
+    { id: 'edit-lint/packs', label: 'shipped packs, first event after an edit and policy lint', command: packs.command, env: penv, stdin, kind: 'none', prepare: editAndLint },
     { id: 'lever/no-code-cache', label: 'lever off: no V8 code cache (packs, no match)', command: packs.command, env: { ...penv, HOOKPOLICY_CODE_CACHE: 'off' }, stdin, kind: 'none' },
     { id: 'lever/no-policy-cache', label: 'lever off: policy compiled every event (packs)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(true) },
     { id: 'lever/cold', label: 'lever off: no caches at all (first event ever)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(false) },

@@ -61,6 +61,7 @@ export function targets(results) {
   ratio(kinds.map((k) => `rules1000/${k}`), 1.4, 'command mode, 1,000 rules (worst event), p50 vs floor');
   ratio(kinds.flatMap((k) => [`packs/${k}+ca`, `rules1000/${k}+ca`]), 1.3, 'NODE_EXTRA_CA_CERTS set: installed command vs floor without it');
   ratio(['edit/packs'], 2.0, 'first event after a policy edit (compiles), p50 vs floor');
+  ratio(['edit-lint/packs'], 2.0, 'first event after an edit saved through policy lint (no compile), p50 vs floor');
   // A recording event is an append: it must cost about what the same event costs when no rule records.
   const record = med('memory/record') / med('memory/quiet');
   if (Number.isFinite(record)) checks.push({ what: 'memory store: a recording PostToolUse vs one no rule records, p50', value: `${round(record, 2)}x`, limit: '<= 1.1x', ok: record <= 1.1 });

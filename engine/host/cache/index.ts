@@ -13,7 +13,7 @@
  * - failed-build.ts: builds that failed, remembered until a source changes;
  * - abandoned-builds.ts: the sweep of builds whose projects are gone.
  */
-export { lastArtefact, loadPolicy, loadPolicyForEvent, type CachedArtefact, type LoadPolicyOptions, type LoadPolicyResult, type PolicyCompiler } from './policy-cache';
+export { lastArtefact, loadPolicy, loadPolicyForEvent, prepareRunnerCache, type CachedArtefact, type LoadPolicyOptions, type LoadPolicyResult, type PolicyCompiler } from './policy-cache';
 export { cacheDirectories, cacheFileName } from './cache-store';
 export { checkSources, sha256Hex, type SourceHash } from './sources';
 export { cacheFolderDistrust } from './cache-trust';

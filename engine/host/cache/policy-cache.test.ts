@@ -284,3 +284,29 @@ describe('what a build removes from the cache folder', () => {
     expect(views()).toHaveLength(2); // Bash, other tools (Write has no view of its own any more)
   });
 });
+
+describe('an artefact made for other self-protection facts (guardsKey)', () => {
+  // A compiler that says which facts its self-protection rules guard, as compileGuarded does.
+  const guarded = (guards: string) => (): PolicyCompiler => ({
+    compilePolicyFiles(roots: string[]) {
+      builds++;
+      return { ...compilePolicyFiles(roots), guards };
+    },
+  });
+  const loadFor = (guards: string, readerGuards: string | null = guards) => loadPolicy({ roots: [root()], env: {}, compiler: guarded(guards), dirs: [cacheDir], engineVersion: 'test', guards: readerGuards ?? undefined });
+  const eventFor = (guards: string) => loadPolicyForEvent({ roots: [root()], env: {}, compiler: guarded(guards), dirs: [cacheDir], engineVersion: 'test', guards }, 'Stop', null);
+
+  it('is not used by a reader whose facts differ: it compiles its own, which the first reader then does not use either', () => {
+    expect([loadFor('["/p","/home/a"]').fromCache, builds]).toEqual([false, 1]);
+    expect([loadFor('["/p","/home/a"]').fromCache, builds]).toEqual([true, 1]);
+    expect([eventFor('["/p","/home/a"]').fromCache, builds]).toEqual([true, 1]);
+    expect([eventFor('["/elsewhere","/home/a"]').fromCache, builds]).toEqual([false, 2]);
+    expect([loadFor('["/elsewhere","/home/a"]').fromCache, builds]).toEqual([true, 2]);
+    expect([eventFor('["/p","/home/a"]').fromCache, builds]).toEqual([false, 3]);
+  });
+
+  it('is used by a reader that does not say its facts (a command without self-protection)', () => {
+    loadFor('["/p"]');
+    expect([loadFor('["/other"]', null).fromCache, builds]).toEqual([true, 1]);
+  });
+});

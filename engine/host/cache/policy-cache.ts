@@ -22,6 +22,8 @@ export interface CachedArtefact {
   roots: string[];
   sources: SourceHash[];
   policy: CompiledPolicy;
+  /** What its self-protection rules were made for (guardsKey), when the compiler says. */
+  guards?: string;
 }
 
 /** The slow path, loaded lazily (dist/compile.cjs). */
@@ -29,6 +31,8 @@ export interface PolicyCompiler {
   compilePolicyFiles(roots: string[]): CompileResult;
   /** The same with the built-in self-protection rules (dist/compile.cjs has it; test compilers may not). */
   compileGuarded?(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string, cacheDirs?: readonly string[]): CompileResult;
+  /** guardsKey of the facts compileGuarded would guard for `env` (dist/compile.cjs has it). */
+  guardsFor?(env: Readonly<Record<string, string | undefined>>, projectRoot?: string): string;
 }
 
 export interface LoadPolicyOptions {
@@ -42,6 +46,11 @@ export interface LoadPolicyOptions {
   hash?: (file: string) => string | null;
   /** Milliseconds clock, for deciding when a stat fingerprint can be trusted. */
   now?: () => number;
+  /**
+   * guardsKey of the facts this caller's own compile would guard: an artefact made for
+   * other facts (by a command run elsewhere, or another installation) is not used.
+   */
+  guards?: string;
 }
 
 export interface LoadPolicyResult {
@@ -75,7 +84,7 @@ export function loadPolicy(options: LoadPolicyOptions, wanted: WantedView = { ev
   const hash = options.hash ?? hashFile;
   const now = options.now ?? Date.now;
   for (const artefact of artefacts) {
-    if (!sameList(artefact.roots, options.roots)) continue;
+    if (!sameList(artefact.roots, options.roots) || !sameGuards(artefact, options)) continue;
     const check = checkSources(artefact.sources, hash, now());
     if (!check.fresh) continue;
     // Fingerprints that can now be trusted are written back once, so later events skip hashing.
@@ -91,7 +100,7 @@ export function loadPolicy(options: LoadPolicyOptions, wanted: WantedView = { ev
   const built = compiler.compileGuarded ? compiler.compileGuarded(options.roots, options.env, undefined, dirs) : compiler.compilePolicyFiles(options.roots);
   const sources = fingerprintSources(built.sources, hash, now());
   if (built.policy) {
-    const errors = storeArtefact(dirs, name, { engine, roots: options.roots, sources, policy: built.policy }, wanted);
+    const errors = storeArtefact(dirs, name, { engine, roots: options.roots, sources, policy: built.policy, ...(built.guards === undefined ? {} : { guards: built.guards }) }, wanted);
     if (errors.length > 0) warnings.push(diagnostic('cache-error', `cannot write the policy cache (${errors.join('; ')})`));
     if (failed) forgetFailedBuild(dirs, name);
   } else if (cacheableFailure(built.diagnostics)) {
@@ -115,7 +124,7 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
   const now = options.now ?? Date.now;
   for (const { file, head } of readHeads(dirs, name, (value) => validArtefact(value, engine))) {
     if (!head) warnings.push(diagnostic('cache-error', `ignoring a corrupt policy cache file; rebuilding it`, { file }));
-    if (!head || !sameList(head.roots, options.roots)) continue;
+    if (!head || !sameList(head.roots, options.roots) || !sameGuards(head, options)) continue;
     const check = checkSources(head.sources, options.hash ?? hashFile, now());
     if (!check.fresh) break;
     const which = viewTool(head.views, event, tool);
@@ -130,6 +139,32 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
   // A fresh full artefact without a head (it was removed, or a concurrent build replaced it): write it again.
   if (loaded.policy && loaded.fromCache) storeViews(dirs, name, { engine, roots: options.roots, sources: loaded.sources, policy: loaded.policy }, { event, tool });
   return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
+}
+
+/**
+ * The cache the runner reads, made ahead of it by a command that compiles the same files
+ * anyway (`policy lint`, `policy init`): the full artefact, its head, and every view of the
+ * head's build that is not on disk yet. The first hook event after an edit saved through
+ * one of those commands then reads its view instead of compiling (in command mode, ~4x
+ * Node's start-up). Returns what loading the policy returned.
+ * @example prepareRunnerCache({ roots: ['/p/.claude/policies.yaml'], env, compiler }).policy // the compiled policy
+ */
+export function prepareRunnerCache(options: LoadPolicyOptions): LoadPolicyResult {
+  const loaded = loadPolicy(options);
+  if (!loaded.policy) return loaded;
+  const engine = options.engineVersion ?? ENGINE_VERSION;
+  const dirs = options.dirs ?? cacheDirectories(options.env);
+  const name = cacheFileName(options.roots, engine);
+  for (const { head } of readHeads(dirs, name, (value) => validArtefact(value, engine))) {
+    if (!head || !sameList(head.roots, options.roots) || !sameGuards(head, options)) continue;
+    for (const [event, tools] of Object.entries(head.views)) {
+      for (const tool of [null, ...tools]) {
+        if (readView(dirs, name, head.build, event, tool) === undefined) storeView(dirs, name, loaded.policy, head.build, event, tool);
+      }
+    }
+    break;
+  }
+  return loaded;
 }
 
 /**
@@ -157,7 +192,7 @@ function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact, w
 function viewFromArtefact(dirs: string[], name: string, engine: string, options: LoadPolicyOptions, build: string, event: string, tool: string | null): PolicyView | null | undefined {
   const now = options.now ?? Date.now;
   for (const artefact of readArtefacts(dirs, name, engine).artefacts) {
-    if (!sameList(artefact.roots, options.roots) || !checkSources(artefact.sources, options.hash ?? hashFile, now()).fresh) continue;
+    if (!sameList(artefact.roots, options.roots) || !sameGuards(artefact, options) || !checkSources(artefact.sources, options.hash ?? hashFile, now()).fresh) continue;
     return storeView(dirs, name, artefact.policy, build, event, tool);
   }
   return undefined;
@@ -193,6 +228,11 @@ function readArtefacts(dirs: string[], name: string, engine: string): { artefact
     else warnings.push(diagnostic('cache-error', `ignoring a corrupt policy cache file; rebuilding it`, { file }));
   }
   return { artefacts, warnings };
+}
+
+/** An artefact (or head) the caller may use: made for the same facts, when the caller knows its own. */
+function sameGuards(artefact: { guards?: string }, options: LoadPolicyOptions): boolean {
+  return options.guards === undefined || artefact.guards === options.guards;
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {

@@ -20,6 +20,8 @@ export interface CachedHead {
   build: string;
   policy: CompiledPolicy;
   views: ViewCatalog;
+  /** What the policy's self-protection rules were made for (guardsKey), as in the artefact. */
+  guards?: string;
 }
 
 /** The event (and tool) a view is wanted for. */
