@@ -161,7 +161,8 @@ async function decide(
   const facts = input.facts ?? (memory ? { ...createFileFacts(projectRoot), memory } : createFileFacts(projectRoot));
   const started = now();
   // inputBytes: a large event is evaluated under a wall-clock watchdog (evaluate.ts).
-  const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now, inputBytes: input.stdin.length });
+  // trace: false, as nothing of the runner's reads the decision's trace.
+  const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now, inputBytes: input.stdin.length, trace: false });
   // An evaluation that answered at once needs no deadline race; one that waits gets what
   // is left of deadline_ms after its synchronous part, not deadline_ms again.
   const deadline = policy.settings.deadlineMs;

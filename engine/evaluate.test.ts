@@ -292,6 +292,21 @@ describe('evaluateNow', () => {
     expect(decision).toEqual(await evaluate(policy([regexRule, expressionRule, later]), bash, memoryContext({})));
   });
 
+  test('trace: false (the runner, the policy server) gives the same decision with an empty trace', async () => {
+    const env = { SKIP: '1' };
+    const rules = [
+      compiledRule({ id: 'bash-only', tools: toolFilter('Bash'), outcome: 'warn', message: 'bash' }),
+      compiledRule({ id: 'write-only', tools: toolFilter('Write'), message: 'write' }),
+      regexRule, expressionRule, later,
+    ];
+    for (const event of [bash, pre('Write', { file_path: '/proj/a' })]) {
+      const traced = await evaluate(policy(rules), event, memoryContext({}, env));
+      const quiet = await evaluate(policy(rules), event, { ...memoryContext({}, env), trace: false });
+      expect(traced.trace.length).toBeGreaterThan(0);
+      expect(quiet).toEqual({ ...traced, trace: [] });
+    }
+  });
+
   test('an unknown event is answered at once', () => {
     const now = evaluateNow(policy([regexRule]), { hook_event_name: 'NoSuchEvent' }, memoryContext({}));
     expect((now as Decision).errors.map((e) => e.code)).toEqual(['event-unknown']);

@@ -1,6 +1,8 @@
 /**
  * The evaluate stage: one hook event and the compiled policy in, one Decision out, with
- * a trace of every rule considered. Pure: the world is reached only through ctx.facts.
+ * a trace of every rule considered (unless the caller says it will not read it: ctx.trace
+ * false, as the runner and the policy server do). Pure: the world is reached only through
+ * ctx.facts.
  */
 import { diagnostic } from './diagnostics';
 import { protocolFor, type EventProtocol } from './protocol';
@@ -72,6 +74,7 @@ export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: Evalu
     policy, ctx, scope, decision, protocol,
     candidates: candidateRules(policy.index, scope.eventName, scope.tool),
     fixed: null,
+    traced: ctx.trace !== false,
     start: ctx.now ? ctx.now() : 0,
     slow: false,
     next: 0,
@@ -101,21 +104,21 @@ function outOfTime(run: Run): Decision {
   const outcomes = new Set<string>();
   for (let k = run.next; k < run.candidates.length; k++) {
     const rule = policy.rules[run.candidates[k]];
-    if (isBypassed(policy, rule, run.ctx, decision)) continue;
+    if (isBypassed(run, rule)) continue;
     // The conditions that cost nothing still count: another agent's rule does not apply.
     const other = checkTools(rule, scope) ?? checkPrompts(rule, scope) ?? checkAgents(rule, scope);
     if (other) {
-      decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: other });
+      if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: other });
       continue;
     }
     const outcome = oversizedOutcome(rule, scope.eventName, scope.oversizedSetting);
     if (outcome === 'ignore') {
-      decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'deadline', detail: `${why}: not evaluated` } });
+      if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'deadline', detail: `${why}: not evaluated` } });
       continue;
     }
     skipped.push(rule.id);
     outcomes.add(outcome);
-    decision.trace.push({ id: rule.id, source: rule.source, status: 'fired', values: { 'not evaluated': why } });
+    if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'fired', values: { 'not evaluated': why } });
     decision.hits.push({ id: rule.id, outcome, message: oversizedMessage(rule.id, why), source: rule.source });
   }
   const answered = skipped.length > 0
@@ -138,6 +141,8 @@ interface Run {
   candidates: readonly number[];
   /** Which candidates the event's tool or agent rules out (looked up at the first rule evaluated). */
   fixed: EventOnlyTable | null;
+  /** The caller reads the trace (ctx.trace is not false): each rule considered is traced. */
+  traced: boolean;
   start: number;
   /** A rule read files or ran an expression: the clock is checked before each next rule. */
   slow: boolean;
@@ -158,7 +163,7 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
     if (!run.slow && fixed.runEnd[k] > k) {
       const end = fixed.runEnd[k];
       // One builtin call for the whole run (a run on a 1,000-rule policy is hundreds long).
-      Array.prototype.push.apply(decision.trace, runTraces(fixed, k));
+      if (run.traced) Array.prototype.push.apply(decision.trace, runTraces(fixed, k));
       run.next = end;
       k = end - 1;
       continue;
@@ -170,11 +175,11 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
       decision.errors.push(diagnostic('deadline-exceeded', `Evaluation took longer than ${deadline} ms; stopped before rule "${rule.id}"`));
       break;
     }
-    if (isBypassed(policy, rule, ctx, decision)) continue;
+    if (isBypassed(run, rule)) continue;
     // The built-in guard is the last resort: a call the team's rules already refuse needs
     // no second refusal (nor its command parsed again).
     if (isBuiltInRule(rule) && alreadyStopped(decision)) {
-      decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'built-in', detail: 'a rule of the policy already refuses the call' } });
+      if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'built-in', detail: 'a rule of the policy already refuses the call' } });
       continue;
     }
     const result = fixed.results[k] ?? evaluateRule(rule, scope);
@@ -182,12 +187,12 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
       const next = k + 1;
       return result.then((settled) => {
         run.slow = true;
-        record(decision, settled);
+        record(run, settled);
         return evaluateFrom(run, stopsChain(rule, settled) ? skipRest(run, next, rule.id) : next);
       });
     }
     if (!run.slow) run.slow = rule.onlyIfExists !== null || rule.lets.length > 0 || rule.requires.length > 0;
-    record(decision, result);
+    record(run, result);
     if (stopsChain(rule, result)) k = skipRest(run, k + 1, rule.id) - 1;
   }
   run.next = run.candidates.length;
@@ -202,8 +207,9 @@ function alreadyStopped(decision: Decision): boolean {
   return false;
 }
 
-function record(decision: Decision, result: RuleResult): void {
-  decision.trace.push(result.trace);
+function record(run: Run, result: RuleResult): void {
+  const { decision } = run;
+  if (run.traced) decision.trace.push(result.trace);
   if (result.hit) decision.hits.push(result.hit);
   if (result.trace.error) decision.errors.push(result.trace.error);
   if (result.records && result.records.length > 0) (decision.records ??= []).push(...result.records);
@@ -219,13 +225,14 @@ function stopsChain(rule: CompiledRule, result: RuleResult): boolean {
 function skipRest(run: Run, from: number, by: string): number {
   for (let k = from; k < run.candidates.length; k++) {
     const rule = run.policy.rules[run.candidates[k]];
-    run.decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'final', detail: `not evaluated: rule "${by}" stopped the chain (final)` } });
+    if (run.traced) run.decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'final', detail: `not evaluated: rule "${by}" stopped the chain (final)` } });
   }
   return run.candidates.length;
 }
 
 /** Records the rule as bypassed when one of its switches' variables holds one of that switch's values. */
-function isBypassed(policy: CompiledPolicy, rule: CompiledRule, ctx: EvaluationContext, decision: Decision): boolean {
+function isBypassed(run: Run, rule: CompiledRule): boolean {
+  const { policy, ctx, decision } = run;
   let bypass = null;
   let value: string | undefined;
   for (const index of rule.bypasses) {
@@ -237,7 +244,7 @@ function isBypassed(policy: CompiledPolicy, rule: CompiledRule, ctx: EvaluationC
     }
   }
   if (!bypass || value === undefined) return false;
-  decision.trace.push({ id: rule.id, source: rule.source, status: 'bypassed' });
+  if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'bypassed' });
   if (decision.bypass) decision.bypass.rules.push(rule.id);
   else decision.bypass = { env: bypass.env, value, rules: [rule.id] };
   return true;

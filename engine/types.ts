@@ -621,6 +621,12 @@ export interface EvaluationContext {
    * a wall-clock watchdog of deadline_ms (needs `now`).
    */
   inputBytes?: number;
+  /**
+   * false: the caller does not read the decision's trace (the runner, the policy server),
+   * which is then left empty. On a 1,000-rule policy, tracing the hundreds of rules a Write
+   * meets was the largest part of the evaluation's own time.
+   */
+  trace?: boolean;
 }
 
 export interface RuleHit {

@@ -34,7 +34,8 @@ function median(xs) {
 async function rates(hook, policy, project, factsFor, seconds) {
   const kinds = Object.keys(project.events);
   const one = async (kind) => {
-    const ctx = { projectRoot: project.dir, env: {}, facts: factsFor(), now: Date.now };
+    // trace: false, as the runner and the policy server evaluate (nothing of theirs reads the trace).
+    const ctx = { projectRoot: project.dir, env: {}, facts: factsFor(), now: Date.now, trace: false };
     const decision = await hook.evaluate(policy, project.events[kind], ctx);
     return hook.renderResponse(decision, { onError: policy.settings.onError });
   };
