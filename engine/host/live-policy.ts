@@ -52,9 +52,13 @@ export function createLivePolicy(options: LivePolicyOptions): LivePolicy {
   const rewatch = (files: string[]) => {
     for (const w of watchers) w.close();
     watchers = [];
-    for (const dir of new Set(files.map((f) => path.dirname(f)))) {
+    const names = new Map<string, Set<string>>();
+    for (const f of files) names.set(path.dirname(f), (names.get(path.dirname(f)) ?? new Set()).add(path.basename(f)));
+    for (const [dir, watched] of names) {
       try {
-        const watcher = fs.watch(dir, { persistent: false }, () => {
+        const watcher = fs.watch(dir, { persistent: false }, (_event, filename) => {
+          // Only a change of a source: the folder may also hold the decision log, appended at every decision.
+          if (filename !== null && !watched.has(String(filename))) return;
           dirty = true;
           // Rebuild soon, off the request path; a burst of events (an editor's save) is one rebuild.
           setTimeout(() => {
