@@ -32,6 +32,11 @@ export interface HookInput {
   now?: () => number;
   /** Cache folders; defaults to $HOOKPOLICY_CACHE_DIR and the others of cacheDirectories. */
   cacheDirs?: string[];
+  /**
+   * Trace every rule considered in the returned decision (`policy test` counts coverage from
+   * it). Off by default: the runner and the policy server read nothing of it.
+   */
+  trace?: boolean;
   /** The evaluate stage; replaceable in tests (say, one that never answers). */
   evaluator?: (...args: Parameters<typeof evaluateNow>) => Decision | Promise<Decision>;
   /**
@@ -161,8 +166,7 @@ async function decide(
   const facts = input.facts ?? (memory ? { ...createFileFacts(projectRoot), memory } : createFileFacts(projectRoot));
   const started = now();
   // inputBytes: a large event is evaluated under a wall-clock watchdog (evaluate.ts).
-  // trace: false, as nothing of the runner's reads the decision's trace.
-  const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now, inputBytes: input.stdin.length, trace: false });
+  const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now, inputBytes: input.stdin.length, trace: input.trace === true });
   // An evaluation that answered at once needs no deadline race; one that waits gets what
   // is left of deadline_ms after its synchronous part, not deadline_ms again.
   const deadline = policy.settings.deadlineMs;

@@ -126,7 +126,8 @@ function suiteHost(workspace: Workspace, policy: CompiledPolicy): SuiteHost {
       const env = { ...input.env, HOOKPOLICY_CACHE_DIR: workspace.cacheDir };
       // The suite's memory, in memory: a test never reads or writes the project's store.
       const facts = input.memory ? { ...createFileFacts(input.projectRoot), memory: input.memory } : undefined;
-      const hook = await runHook({ argv: [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false, ...(facts ? { facts } : {}) });
+      // trace: coverage counts the rules each case considered.
+      const hook = await runHook({ argv: [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false, trace: true, ...(facts ? { facts } : {}) });
       return { decision: hook.decision, response: hook.response };
     },
     now: () => Date.now(),
