@@ -2,7 +2,7 @@
  * bin/policy.cjs's V8 code cache, and the command `policy init` installs: run as Claude
  * Code runs them, in temp projects with their own cache folder.
  */
-import { execFileSync, spawnSync } from 'child_process';
+import { execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -146,6 +146,32 @@ describe('the V8 code cache', () => {
     const plain = run({ HOOKPOLICY_CODE_CACHE: 'off' });
     expect([plain.stdout, plain.code, plain.bundle]).toEqual([DENY, 0, null]);
     expect(fs.existsSync(cacheDir) ? codeCacheFiles() : []).toEqual([]);
+  });
+});
+
+describe('the V8 code cache of the other commands (dist/cli.cjs)', () => {
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, env: env({ HOOKPOLICY_DEBUG_CODE_CACHE: '1' }), encoding: 'utf8', input: '' });
+    return { code: r.status, stdout: r.stdout, cli: /code cache (\w+) cli\.cjs /.exec(r.stderr)?.[1] ?? null };
+  };
+
+  it('is written by a command\'s first run and used by the next, one kind per command', () => {
+    expect(cli('--version')).toMatchObject({ code: 0, cli: 'miss' });
+    expect(cli('--version')).toMatchObject({ code: 0, stdout: cli('--version').stdout, cli: 'hit' });
+    expect(cli('lint', '--no-settings')).toMatchObject({ code: 0, cli: 'extended' });
+    expect(cli('lint', '--no-settings')).toMatchObject({ code: 0, cli: 'hit' });
+  });
+
+  it('the policy server neither reads nor writes one (it starts once, and stores nothing as it stops)', async () => {
+    fs.mkdirSync(cacheDir, { recursive: true });
+    const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--project-dir', root], { env: env({ HOOKPOLICY_DEBUG_CODE_CACHE: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    server.stderr!.on('data', (d) => { stderr += d; });
+    await new Promise<void>((resolve) => server.stdout!.on('data', (d) => /listening on/.test(String(d)) && resolve()));
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    expect(stderr).not.toMatch(/code cache/);
+    expect(codeCacheFiles()).toEqual([]);
   });
 });
 

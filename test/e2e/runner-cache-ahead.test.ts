@@ -39,7 +39,7 @@ rules:
 function env(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !['POLICY_CONFIG', 'HOOKPOLICY_CODE_CACHE', 'NODE_EXTRA_CA_CERTS'].includes(k)) out[k] = v;
-  return { ...out, CLAUDE_PROJECT_DIR: root, HOME: path.join(tmp, 'home'), HOOKPOLICY_CACHE_DIR: path.join(tmp, 'cache'), TMPDIR: tmp, HOOKPOLICY_DEBUG_CODE_CACHE: '1' };
+  return { ...out, CLAUDE_PROJECT_DIR: root, HOME: path.join(tmp, 'home'), HOOKPOLICY_CACHE_DIR: path.join(tmp, 'cache'), TMPDIR: tmp };
 }
 
 function policyCli(...args: string[]) {
@@ -48,7 +48,8 @@ function policyCli(...args: string[]) {
 
 /** One event through the runner; `compiled` says whether it loaded the compiler (dist/compile.cjs). */
 function hook(event: Record<string, unknown>) {
-  const r = spawnSync(process.execPath, [bin, 'hook'], { input: JSON.stringify({ session_id: 's', cwd: root, hook_event_name: 'PreToolUse', ...event }), env: env(), encoding: 'utf8' });
+  // The code cache's report names each module loaded: the compiler is dist/compile.cjs.
+  const r = spawnSync(process.execPath, [bin, 'hook'], { input: JSON.stringify({ session_id: 's', cwd: root, hook_event_name: 'PreToolUse', ...event }), env: { ...env(), HOOKPOLICY_DEBUG_CODE_CACHE: '1' }, encoding: 'utf8' });
   return { code: r.status, decision: r.stdout.trim() === '' ? null : JSON.parse(r.stdout).hookSpecificOutput?.permissionDecisionReason, compiled: /code cache \w+ compile\.cjs /.test(r.stderr) };
 }
 
