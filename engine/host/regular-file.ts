@@ -69,3 +69,18 @@ export function readPlainBytes(file: string): Buffer {
     fs.closeSync(fd);
   }
 }
+
+/**
+ * The bytes of a regular file and its stats (bigint, from the open descriptor, so they are
+ * the stats of the bytes read), read as openRegularFile opens it.
+ * @example readPlainWithStats('/home/me/.cache/hookpolicy/ab.view.1234abcd.json').stats.ino
+ */
+export function readPlainWithStats(file: string): { bytes: Buffer; stats: fs.BigIntStats } {
+  const fd = openRegularFile(file);
+  try {
+    const stats = fs.fstatSync(fd, { bigint: true });
+    return { bytes: fs.readFileSync(fd), stats };
+  } finally {
+    fs.closeSync(fd);
+  }
+}

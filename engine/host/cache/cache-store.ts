@@ -6,8 +6,9 @@
 import * as fs from 'fs';
 import type * as os from 'os';
 import * as path from 'path';
-import { cacheFolderDistrust, sealed, unsealedBytes } from './cache-trust';
-import { NotPlainFileError, readPlainBytes } from '../regular-file';
+import { cacheFolderDistrust, sealed, sealedBody, unsealedBytes } from './cache-trust';
+import { fingerprintOf } from './sources';
+import { NotPlainFileError, readPlainWithStats } from '../regular-file';
 
 /**
  * Cache folders in order of preference: $HOOKPOLICY_CACHE_DIR, else
@@ -171,12 +172,12 @@ export function takeCacheProblems(): Array<{ file: string; problem: string }> {
  * (a missing file costs an exception, ~0.3 ms the first time in a process). Only files in
  * folders this user alone can write, whose content matches their seal (cache-trust.ts).
  */
-export function* readCacheFiles(dirs: readonly string[], name: string): Generator<{ file: string; text: string }> {
+export function* readCacheFiles(dirs: readonly string[], name: string, known?: KnownFingerprint): Generator<{ file: string; text: string; fingerprint: string | null }> {
   for (const dir of dirs) {
     const file = path.join(dir, name);
-    let bytes: Buffer;
+    let read: { bytes: Buffer; stats: fs.BigIntStats };
     try {
-      bytes = readPlainBytes(file);
+      read = readPlainWithStats(file);
     } catch (e) {
       // A FIFO, a symlink or a device where a cache file belongs is reported; missing or unreadable is a plain miss.
       if (e instanceof NotPlainFileError) problems.push({ file, problem: `not used: it is ${e.kind}, not a regular file` });
@@ -187,13 +188,21 @@ export function* readCacheFiles(dirs: readonly string[], name: string): Generato
       problems.push({ file, problem: `not used: ${distrust}` });
       continue;
     }
-    const body = unsealedBytes(bytes);
+    const fingerprint = fingerprintOf(read.stats, known?.now ?? Date.now());
+    // The same file, untouched since its seal was checked: no change can keep its inode and ctime.
+    const body = fingerprint !== null && fingerprint === known?.fingerprint ? sealedBody(read.bytes) : unsealedBytes(read.bytes);
     if (body === null) {
       problems.push({ file, problem: 'not used: its content does not match its seal (changed outside hookpolicy)' });
       continue;
     }
-    yield { file, text: body };
+    yield { file, text: body, fingerprint };
   }
+}
+
+/** The stat fingerprint a file had when its seal was last checked, to skip checking it again. */
+export interface KnownFingerprint {
+  fingerprint: string | undefined;
+  now?: number;
 }
 
 /**

@@ -2,6 +2,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { cacheFolderDistrust, forgetFolderVerdicts, sealed, unsealed, unsealedBytes } from './cache-trust';
+import { readCacheFiles, takeCacheProblems } from './cache-store';
+import { fingerprintOf } from './sources';
 
 describe('cache seals', () => {
   it('gives back what was sealed, and nothing for an edited body or a missing seal', () => {
@@ -72,5 +74,26 @@ const posix = process.platform !== 'win32' && typeof process.getuid === 'functio
     fs.mkdirSync(path.join(base, 'real'), { mode: 0o700 });
     fs.symlinkSync(path.join(base, 'real'), path.join(base, 'link'));
     expect(cacheFolderDistrust(path.join(base, 'link'))).toMatch(/is a symbolic link/);
+  });
+});
+
+describe('a cache file read with the stat fingerprint its seal was last found good with', () => {
+  let base: string;
+  beforeEach(() => {
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-stamp-')));
+    fs.chmodSync(base, 0o700);
+  });
+  afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  it('is not hashed again while it keeps that fingerprint; another fingerprint checks the seal', () => {
+    // A file whose seal does not match: only a skipped check lets it through.
+    fs.writeFileSync(path.join(base, 'v.json'), `${sealed('{"a":1}').split('\n')[0]}\n{"a":2}`);
+    const later = Date.now() + 10_000;
+    const fingerprint = fingerprintOf(fs.statSync(path.join(base, 'v.json'), { bigint: true }), later) as string;
+    expect(fingerprint).not.toBeNull();
+    expect([...readCacheFiles([base], 'v.json', { fingerprint, now: later })].map((f) => f.text)).toEqual(['{"a":2}']);
+    expect([...readCacheFiles([base], 'v.json', { fingerprint: `${fingerprint}0`, now: later })]).toEqual([]);
+    expect([...readCacheFiles([base], 'v.json')]).toEqual([]);
+    expect(takeCacheProblems().map((p) => p.problem)).toEqual(['not used: its content does not match its seal (changed outside hookpolicy)', 'not used: its content does not match its seal (changed outside hookpolicy)']);
   });
 });

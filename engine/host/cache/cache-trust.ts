@@ -53,9 +53,22 @@ export function sealed(body: string): string {
  * @example unsealedBytes(fs.readFileSync(file)) // '{"build":...}'
  */
 export function unsealedBytes(bytes: Buffer): string | null {
-  if (bytes.length < SEAL_LINE_LENGTH || bytes.compare(SEAL_BYTES, 0, SEAL_BYTES.length, 0, SEAL_BYTES.length) !== 0 || bytes[SEAL_LINE_LENGTH - 1] !== 0x0a) return null;
+  if (!hasSealLine(bytes)) return null;
   const body = bytes.subarray(SEAL_LINE_LENGTH);
   return bytes.toString('latin1', SEAL.length, SEAL_LINE_LENGTH - 1) === contentHash(body) ? body.toString('utf8') : null;
+}
+
+/**
+ * The body of a sealed file's bytes without checking the seal's hash (the caller knows the
+ * file is the one it checked before), or null when it has no seal line.
+ * @example sealedBody(fs.readFileSync(file)) // '{"build":...}'
+ */
+export function sealedBody(bytes: Buffer): string | null {
+  return hasSealLine(bytes) ? bytes.toString('utf8', SEAL_LINE_LENGTH) : null;
+}
+
+function hasSealLine(bytes: Buffer): boolean {
+  return bytes.length >= SEAL_LINE_LENGTH && bytes.compare(SEAL_BYTES, 0, SEAL_BYTES.length, 0, SEAL_BYTES.length) === 0 && bytes[SEAL_LINE_LENGTH - 1] === 0x0a;
 }
 
 /**

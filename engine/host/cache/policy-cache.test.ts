@@ -211,6 +211,28 @@ describe('loadPolicyForEvent (the runner\'s views)', () => {
     expect(rewritten.find((v) => v.tool === 'Bash')?.build).toBe('another-build');
   });
 
+  it('keeps a view\'s stat fingerprint in the head once it can be trusted, and still refuses a view changed since', () => {
+    const later = Date.now() + 10_000;
+    const at = (now: number) => loadPolicyForEvent({ roots: [root()], env: {}, compiler, dirs: [cacheDir], engineVersion: 'test', now: () => now }, 'PreToolUse', 'Bash');
+    at(Date.now());
+    const headFile = path.join(cacheDir, cacheFiles().find((f) => f.includes('.head.')) as string);
+    const stamps = () => (JSON.parse(unsealed(fs.readFileSync(headFile, 'utf8')) as string) as { stamps?: Record<string, string> }).stamps ?? {};
+    // Just written: too recent to trust, so the seal is checked and nothing is kept.
+    expect(Object.keys(stamps())).toEqual([]);
+    expect(at(later).policy?.rules.map((r) => r.id)).toEqual(['a-bash']);
+    const view = Object.keys(stamps())[0];
+    expect(view).toMatch(/\.view\.[0-9a-f]+\.json$/);
+    expect(at(later).fromCache).toBe(true);
+    // An edit of the view in place, same size: its ctime moves, so the seal is checked again and fails.
+    const viewFile = path.join(cacheDir, view);
+    fs.writeFileSync(viewFile, fs.readFileSync(viewFile, 'utf8').replace('no rm', 'no RM'));
+    const edited = at(later + 10_000);
+    expect(edited.policy?.rules.map((r) => r.id)).toEqual(['a-bash']);
+    expect(edited.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/does not match its seal/));
+    expect(at(later + 20_000).policy?.rules[0]?.message).toBe('no rm');
+    expect(builds).toBe(1);
+  });
+
   it('a policy that does not build is reported as by loadPolicy', () => {
     fs.writeFileSync(root(), 'version: 1\nsettings: { deadline_ms: soon }\n');
     const r = forEvent('Stop', null);

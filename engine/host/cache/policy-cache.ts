@@ -14,7 +14,7 @@ import { ENGINE_VERSION } from '../engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
 import { policyFromView, viewTool, type PolicyView } from './policy-views';
 import { checkSources, fingerprintSources, hashFile, type SourceHash } from './sources';
-import { parseJson, readHeads, readView, storeView, storeViews, writeHead, type WantedView } from './view-store';
+import { parseJson, readHeads, readStampedView, readView, storeView, storeViews, writeHead, type WantedView } from './view-store';
 
 /** What is stored: the policy and the hashes that keep it valid. */
 export interface CachedArtefact {
@@ -128,10 +128,13 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
     const check = checkSources(head.sources, options.hash ?? hashFile, now());
     if (!check.fresh) break;
     const which = viewTool(head.views, event, tool);
+    const stamped = which === undefined ? undefined : readStampedView(dirs, name, head.build, event, which, head, now());
     // The first event of its kind since the build cuts its view from the full artefact.
-    const view = which === undefined ? null : readView(dirs, name, head.build, event, which) ?? viewFromArtefact(dirs, name, engine, options, head.build, event, which);
+    const view = which === undefined ? null : stamped?.view ?? viewFromArtefact(dirs, name, engine, options, head.build, event, which);
     if (view === undefined) break;
-    if (check.refreshed) writeHead(dirs, name, { ...head, sources: check.refreshed });
+    // Fingerprints that can now be trusted (the sources', the view's) are written back once.
+    const stamp = stamped && stamped.fingerprint !== null && head.stamps?.[stamped.file] !== stamped.fingerprint ? { [stamped.file]: stamped.fingerprint } : null;
+    if (check.refreshed || stamp) writeHead(dirs, name, { ...head, sources: check.refreshed ?? head.sources, ...(stamp ? { stamps: { ...head.stamps, ...stamp } } : {}) });
     const sources = check.refreshed ?? head.sources;
     return reported({ policy: policyFromView(head.policy, view), diagnostics: [], warnings, fromCache: true, lastOnError: head.policy.settings.onError, sources });
   }

@@ -45,7 +45,14 @@ export function hashFile(file: string): string | null {
  */
 export function statFingerprint(file: string, nowMs: number): string | null {
   const s = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-  if (!s) return null;
+  return s ? fingerprintOf(s, nowMs) : null;
+}
+
+/**
+ * statFingerprint of stats already taken (an open file's fstat), null when too recent.
+ * @example fingerprintOf(fs.fstatSync(fd, { bigint: true }), Date.now())
+ */
+export function fingerprintOf(s: fs.BigIntStats, nowMs: number): string | null {
   const changedMs = Number((s.ctimeNs > s.mtimeNs ? s.ctimeNs : s.mtimeNs) / 1_000_000n);
   if (nowMs - changedMs < RACY_MS) return null;
   return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
