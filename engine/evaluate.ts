@@ -8,7 +8,7 @@ import { diagnostic } from './diagnostics';
 import { protocolFor, type EventProtocol } from './protocol';
 import { candidateRules } from './rule-index';
 import { isBuiltInRule } from './built-in-rule';
-import type { CompiledPolicy, CompiledRule, Decision, EvaluationContext, HookEvent } from './types';
+import type { CompiledPolicy, CompiledRule, Decision, EvaluationContext, HookEvent, RuleTrace } from './types';
 import { isMainSession, resolveAgent } from './evaluate/agent';
 import { brokenReports } from './evaluate/broken';
 import { combineHits } from './evaluate/combine';
@@ -108,17 +108,17 @@ function outOfTime(run: Run): Decision {
     // The conditions that cost nothing still count: another agent's rule does not apply.
     const other = checkTools(rule, scope) ?? checkPrompts(rule, scope) ?? checkAgents(rule, scope);
     if (other) {
-      if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: other });
+      trace(run, { id: rule.id, source: rule.source, status: 'not-matched', failed: other });
       continue;
     }
     const outcome = oversizedOutcome(rule, scope.eventName, scope.oversizedSetting);
     if (outcome === 'ignore') {
-      if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'deadline', detail: `${why}: not evaluated` } });
+      trace(run, { id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'deadline', detail: `${why}: not evaluated` } });
       continue;
     }
     skipped.push(rule.id);
     outcomes.add(outcome);
-    if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'fired', values: { 'not evaluated': why } });
+    trace(run, { id: rule.id, source: rule.source, status: 'fired', values: { 'not evaluated': why } });
     decision.hits.push({ id: rule.id, outcome, message: oversizedMessage(rule.id, why), source: rule.source });
   }
   const answered = skipped.length > 0
@@ -179,7 +179,7 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
     // The built-in guard is the last resort: a call the team's rules already refuse needs
     // no second refusal (nor its command parsed again).
     if (isBuiltInRule(rule) && alreadyStopped(decision)) {
-      if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'built-in', detail: 'a rule of the policy already refuses the call' } });
+      trace(run, { id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'built-in', detail: 'a rule of the policy already refuses the call' } });
       continue;
     }
     const result = fixed.results[k] ?? evaluateRule(rule, scope);
@@ -209,11 +209,16 @@ function alreadyStopped(decision: Decision): boolean {
 
 function record(run: Run, result: RuleResult): void {
   const { decision } = run;
-  if (run.traced) decision.trace.push(result.trace);
+  trace(run, result.trace);
   if (result.hit) decision.hits.push(result.hit);
   if (result.trace.error) decision.errors.push(result.trace.error);
   if (result.records && result.records.length > 0) (decision.records ??= []).push(...result.records);
   if (result.trace.dropped) decision.droppedRecords = (decision.droppedRecords ?? 0) + result.trace.dropped;
+}
+
+/** Adds one rule's entry to the decision's trace, when the caller reads it (ctx.trace). */
+function trace(run: Run, entry: RuleTrace): void {
+  if (run.traced) run.decision.trace.push(entry);
 }
 
 /** A `final` rule that fired with deny or block: later rules are not evaluated (they add no context, warning or record). */
@@ -225,7 +230,7 @@ function stopsChain(rule: CompiledRule, result: RuleResult): boolean {
 function skipRest(run: Run, from: number, by: string): number {
   for (let k = from; k < run.candidates.length; k++) {
     const rule = run.policy.rules[run.candidates[k]];
-    if (run.traced) run.decision.trace.push({ id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'final', detail: `not evaluated: rule "${by}" stopped the chain (final)` } });
+    trace(run, { id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'final', detail: `not evaluated: rule "${by}" stopped the chain (final)` } });
   }
   return run.candidates.length;
 }
@@ -244,7 +249,7 @@ function isBypassed(run: Run, rule: CompiledRule): boolean {
     }
   }
   if (!bypass || value === undefined) return false;
-  if (run.traced) decision.trace.push({ id: rule.id, source: rule.source, status: 'bypassed' });
+  trace(run, { id: rule.id, source: rule.source, status: 'bypassed' });
   if (decision.bypass) decision.bypass.rules.push(rule.id);
   else decision.bypass = { env: bypass.env, value, rules: [rule.id] };
   return true;

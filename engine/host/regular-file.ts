@@ -84,3 +84,18 @@ export function readPlainWithStats(file: string): { bytes: Buffer; stats: fs.Big
     fs.closeSync(fd);
   }
 }
+
+/**
+ * Up to `length` bytes of `fd` from `position` (fewer only at the end of the file).
+ * @example readAt(fd, 0, 4096).lastIndexOf(0x0a)
+ */
+export function readAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = fs.readSync(fd, buf, got, length - got, position + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === length ? buf : buf.subarray(0, got);
+}

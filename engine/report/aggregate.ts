@@ -18,13 +18,7 @@ export interface Ranked<T> {
   more: { keys: number; total: number };
 }
 
-export interface RecentError {
-  time: string;
-  event: string;
-  tool: string | null;
-  agent: string | null;
-  outcome: ReportOutcome;
-  rules: string[];
+export interface RecentError extends Pick<ReportRecord, 'time' | 'event' | 'tool' | 'agent' | 'outcome' | 'rules'> {
   /** The first error of the record. */
   message: string;
   /** Answered without judging the event (`fail_open: true`). */

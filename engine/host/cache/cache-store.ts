@@ -8,7 +8,7 @@ import type * as os from 'os';
 import * as path from 'path';
 import { cacheFolderDistrust, sealed, sealedBody, unsealedBytes } from './cache-trust';
 import { fingerprintOf } from './sources';
-import { NotPlainFileError, readPlainWithStats } from '../regular-file';
+import { NotPlainFileError, readPlainBytes, readPlainWithStats } from '../regular-file';
 
 /**
  * Cache folders in order of preference: $HOOKPOLICY_CACHE_DIR, else
@@ -171,13 +171,16 @@ export function takeCacheProblems(): Array<{ file: string; problem: string }> {
  * the caller goes: one that stops at the first good file never touches the next folders
  * (a missing file costs an exception, ~0.3 ms the first time in a process). Only files in
  * folders this user alone can write, whose content matches their seal (cache-trust.ts).
+ * With `known`, each file's stat fingerprint is given too (null when too recent to trust),
+ * and a file that still has `known.fingerprint` is not hashed again.
  */
 export function* readCacheFiles(dirs: readonly string[], name: string, known?: KnownFingerprint): Generator<{ file: string; text: string; fingerprint: string | null }> {
   for (const dir of dirs) {
     const file = path.join(dir, name);
-    let read: { bytes: Buffer; stats: fs.BigIntStats };
+    let read: { bytes: Buffer; stats: fs.BigIntStats | null };
     try {
-      read = readPlainWithStats(file);
+      // The stats only for a caller that keeps fingerprints (views): one fstat fewer for the rest.
+      read = known ? readPlainWithStats(file) : { bytes: readPlainBytes(file), stats: null };
     } catch (e) {
       // A FIFO, a symlink or a device where a cache file belongs is reported; missing or unreadable is a plain miss.
       if (e instanceof NotPlainFileError) problems.push({ file, problem: `not used: it is ${e.kind}, not a regular file` });
@@ -188,7 +191,7 @@ export function* readCacheFiles(dirs: readonly string[], name: string, known?: K
       problems.push({ file, problem: `not used: ${distrust}` });
       continue;
     }
-    const fingerprint = fingerprintOf(read.stats, known?.now ?? Date.now());
+    const fingerprint = read.stats ? fingerprintOf(read.stats, known?.now ?? Date.now()) : null;
     // The same file, untouched since its seal was checked: no change can keep its inode and ctime.
     const body = fingerprint !== null && fingerprint === known?.fingerprint ? sealedBody(read.bytes) : unsealedBytes(read.bytes);
     if (body === null) {

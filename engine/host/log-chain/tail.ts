@@ -3,7 +3,7 @@
  * 4 KiB in the common case, however long the log is. A longer last line is found by
  * reading further back and hashed in chunks, so memory stays bounded.
  */
-import * as fs from 'fs';
+import { readAt } from '../regular-file';
 import { GENESIS } from '../../decision-log/chain';
 
 const TAIL_BYTES = 4096;
@@ -44,16 +44,6 @@ export function lastLineHash(fd: number, size: number): LogTail {
   return { hash: hash.digest('hex'), terminated };
 }
 
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = fs.readSync(fd, buf, got, length - got, position + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return got === length ? buf : buf.subarray(0, got);
-}
 
 /**
  * node:crypto, for the line hashes. Loading it costs a runner ~2-3 ms, so only a runner

@@ -10,6 +10,7 @@ import type { MemoryRecord } from '../../types';
 import { openLogForAppend } from '../log-file';
 import { ensureStoreFolder } from './store-folder';
 import { jsonObject } from '../../json-object';
+import { readAt } from '../regular-file';
 
 /** A record as the journal holds it: everything but the id the index gives it. */
 export type JournalRecord = Omit<MemoryRecord, 'id'>;
@@ -82,14 +83,8 @@ export function readJournal(file: string, offset: number): JournalChunk {
     const from = stat.size < offset ? 0 : offset;
     const length = stat.size - from;
     if (length === 0) return { records: [], end: from, malformed: 0 };
-    const buffer = Buffer.alloc(length);
-    let read = 0;
-    while (read < length) {
-      const n = fs.readSync(fd, buffer, read, length - read, from + read);
-      if (n === 0) break;
-      read += n;
-    }
-    const last = buffer.lastIndexOf(0x0a, read - 1);
+    const buffer = readAt(fd, from, length);
+    const last = buffer.lastIndexOf(0x0a, buffer.length - 1);
     if (last < 0) return { records: [], end: from, malformed: 0 };
     const records: JournalRecord[] = [];
     let malformed = 0;

@@ -34,16 +34,8 @@ export interface ForgetFilter extends Omit<ListFilter, 'limit'> {
   beforeMs?: number;
 }
 
-interface Row {
-  id: number;
-  at: string;
-  session: string | null;
-  agent: string | null;
-  event: string;
-  rule: string;
-  kind: string;
-  importance: number;
-  text: string;
+/** A record row as SQLite returns it: its fields as JSON text. */
+interface Row extends Omit<MemoryRecord, 'fields'> {
   fields: string;
 }
 

@@ -22,17 +22,10 @@ export interface TeamSearchOptions {
   limit: number;
 }
 
-interface Row {
+/** A record row as PostgreSQL returns it: a bigint id as text, the time as a Date, fields as jsonb. */
+interface Row extends Omit<MemoryRecord, 'id' | 'at'> {
   id: string;
   at: Date;
-  session: string | null;
-  agent: string | null;
-  event: string;
-  rule: string;
-  kind: string;
-  importance: number;
-  text: string;
-  fields: Record<string, string>;
   project: string;
   host: string;
   user_name: string;
