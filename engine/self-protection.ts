@@ -74,8 +74,9 @@ export function protectedGlobs(policy: CompiledPolicy, facts: SelfProtectionFact
   if (store) globs.push(folder(store.startsWith('/') ? store : `${facts.projectRoot.replace(/\/+$/, '')}/${store.replace(/^(\.\/)+/, '')}`));
   if (policy.settings.log.file) {
     const log = policy.settings.log.file.startsWith('/') ? policy.settings.log.file : `${facts.projectRoot}/${policy.settings.log.file}`;
-    // And the lock its hash chain is appended under: a lock kept fresh would slow every append (log-chain/lock.ts).
-    globs.push(inProject(log), inProject(`${log}.lock`));
+    // And the lock its hash chain is appended under (a lock kept fresh would slow every append:
+    // log-chain/lock.ts), and the last line's hash beside it (log-chain/last-line.ts).
+    globs.push(inProject(log), inProject(`${log}.lock`), inProject(`${log}.last`));
   }
   if (facts.home) globs.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
   if (facts.managedDir) globs.push(folder(facts.managedDir));

@@ -14,7 +14,7 @@ import { webhookEnvProblem } from './webhook-headers';
 import { isoTime } from './iso-time';
 import { loggedCommand } from './logged-command';
 import { openLogForAppend } from './log-file';
-import { appendChainedLine, lockPathOf } from './log-chain/append';
+import { appendChainedLine } from './log-chain/append';
 import { exportDecision, otlpTarget } from './otlp/enqueue';
 import { redactPatterns, redactRecord, redactText } from './redact';
 import { renderWebhookBody } from '../render/webhook-body';
@@ -71,7 +71,8 @@ export function appendDecisionRecord(file: string, projectRoot: string, record: 
     // Never blocks, follows no symlink, appends only to a regular file of the project (log-file.ts).
     const fd = openLogForAppend(target, projectRoot, { readable: true });
     try {
-      const { prev, unlocked } = appendChainedLine(fd, lockPathOf(target), (p) => JSON.stringify({ ...record, prev: p }));
+      const { prev: _unchained, ...unchained } = record;
+      const { prev, unlocked } = appendChainedLine(fd, target, JSON.stringify(unchained));
       record.prev = prev;
       return unlocked ? diagnostic('log-lock', `appended without the decision log's lock: ${unlocked}`, { file: target }) : null;
     } finally {

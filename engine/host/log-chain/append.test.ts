@@ -1,12 +1,14 @@
-import { spawn } from 'child_process';
+import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { buildSync } from 'esbuild';
+import fc from 'fast-check';
 import { GENESIS, lineHash, splitLines } from '../../decision-log/chain';
 import { verifyChain } from '../../decision-log/verify';
 import { appendDecisionRecord, type DecisionRecord } from '../decision-log';
 import { appendChainedLine, lockPathOf } from './append';
+import { lastLinePathOf } from './last-line';
 import { acquireLogLock } from './lock';
 import { lastLineHash } from './tail';
 
@@ -57,6 +59,99 @@ describe('lastLineHash', () => {
     fs.writeFileSync(file, long);
     expect(tailOf(file)).toEqual({ hash: lineHash(Buffer.from(long)), terminated: false });
   });
+
+  it('hashes as node:crypto does (what `policy log verify` checks with), for any bytes of any length', () => {
+    const file = path.join(tmp(), 'log');
+    const line = fc.uint8Array({ maxLength: 9000 }).map((bytes) => bytes.map((b) => (b === 0x0a ? 0x20 : b)));
+    fc.assert(fc.property(line, (bytes) => {
+      fs.writeFileSync(file, Buffer.concat([Buffer.from('before\n'), bytes, Buffer.from('\n')]));
+      expect(tailOf(file).hash).toBe(lineHash(bytes));
+    }), { numRuns: 200 });
+  });
+});
+
+describe('the last line\'s hash beside the log', () => {
+  const lastOf = (file: string) => fs.readFileSync(lastLinePathOf(file), 'latin1');
+  const linesOf = (file: string) => fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+
+  it('holds the log\'s inode, size and ctime and the hash of its last line after each append', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'decisions.jsonl');
+    for (let i = 1; i <= 3; i++) {
+      appendDecisionRecord('decisions.jsonl', dir, record(i));
+      const st = fs.statSync(file, { bigint: true });
+      const last = linesOf(file)[i - 1];
+      const stamp = [st.ino, st.size, st.ctimeNs].map((n) => String(n).padStart(20, '0')).join(' ');
+      expect(lastOf(file)).toBe(`${stamp} ${lineHash(Buffer.from(last))}\n`);
+    }
+  });
+
+  it('chains every line to the one before it, whatever its length and characters (the hash begun before the lock)', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'decisions.jsonl');
+    let n = 0;
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 3000 }), (reason) => {
+      appendDecisionRecord('decisions.jsonl', dir, { ...record(n++), reason });
+    }), { numRuns: 60 });
+    const lines = linesOf(file);
+    expect(lines).toHaveLength(60);
+    expect(verifyFile(file)).toMatchObject({ breaks: [], chainedFrom: 1 });
+    expect(lastOf(file).slice(-65, -1)).toBe(lineHash(Buffer.from(lines[59])));
+  });
+
+  it('is used while the log keeps its stamp: a planted hash becomes the next prev, and verify reports the break', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'decisions.jsonl');
+    appendDecisionRecord('decisions.jsonl', dir, record(1));
+    const planted = 'f'.repeat(64);
+    fs.writeFileSync(lastLinePathOf(file), `${lastOf(file).slice(0, 63)}${planted}\n`);
+    appendDecisionRecord('decisions.jsonl', dir, record(2));
+    expect(JSON.parse(linesOf(file)[1]).prev).toBe(planted);
+    expect(verifyFile(file).breaks.map((b) => [b.line, b.kind])).toEqual([[2, 'mismatch']]);
+  });
+
+  it.each([
+    ['lines appended by another writer', (file: string) => fs.appendFileSync(file, `${JSON.stringify(record(9))}\n`)],
+    ['a log replaced by another file of the same size (the inode may be the same)', (file: string) => {
+      const text = fs.readFileSync(file);
+      fs.rmSync(file);
+      fs.writeFileSync(file, Buffer.from(text.toString('latin1').replace('r1', 'r8'), 'latin1'));
+    }],
+    ['a malformed file', (file: string) => fs.writeFileSync(lastLinePathOf(file), 'garbage\n')],
+    ['no file', (file: string) => fs.rmSync(lastLinePathOf(file))],
+  ])('after %s, the tail is hashed from the log itself', (_name, change) => {
+    const dir = tmp();
+    const file = path.join(dir, 'decisions.jsonl');
+    appendDecisionRecord('decisions.jsonl', dir, record(1));
+    change(file);
+    appendDecisionRecord('decisions.jsonl', dir, record(2));
+    const lines = linesOf(file);
+    expect(JSON.parse(lines[lines.length - 1]).prev).toBe(lineHash(Buffer.from(lines[lines.length - 2])));
+  });
+
+  it.each([
+    ['a symlink', (at: string, outside: string) => fs.symlinkSync(outside, at)],
+    ['a hard link', (at: string, outside: string) => fs.linkSync(outside, at)],
+  ])('%s planted at its path is neither followed nor written; the chain still holds', (_name, plant) => {
+    const dir = tmp();
+    const outside = path.join(tmp(), 'bashrc');
+    fs.writeFileSync(outside, 'export PATH=/usr/bin\n');
+    const file = path.join(dir, 'decisions.jsonl');
+    plant(lastLinePathOf(file), outside);
+    appendDecisionRecord('decisions.jsonl', dir, record(1));
+    appendDecisionRecord('decisions.jsonl', dir, record(2));
+    expect(fs.readFileSync(outside, 'utf8')).toBe('export PATH=/usr/bin\n');
+    expect(verifyFile(file)).toMatchObject({ lines: 2, breaks: [] });
+  });
+
+  it('a FIFO planted at its path does not hold the runner', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'decisions.jsonl');
+    execFileSync('mkfifo', [lastLinePathOf(file)]);
+    expect(appendDecisionRecord('decisions.jsonl', dir, record(1))).toBeNull();
+    appendDecisionRecord('decisions.jsonl', dir, record(2));
+    expect(verifyFile(file)).toMatchObject({ lines: 2, breaks: [] });
+  });
 });
 
 describe('appendDecisionRecord', () => {
@@ -98,7 +193,7 @@ describe('appendDecisionRecord', () => {
     fs.writeFileSync(lockPathOf(file), `${process.pid} ${os.hostname()}`);
     const started = Date.now();
     const fd = fs.openSync(file, 'a+');
-    const result = appendChainedLine(fd, lockPathOf(file), (prev) => JSON.stringify({ ...record(1), prev }), { waitMs: 150 });
+    const result = appendChainedLine(fd, file, JSON.stringify(record(1)), { waitMs: 150 });
     fs.closeSync(fd);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(Date.now() - started).toBeLessThan(1000);

@@ -1,11 +1,20 @@
 /**
- * Appending one chained line: under the log's lock (lock.ts), the last line's hash is read
- * from the file's end (tail.ts) and the new line, which carries it as `prev`, is appended
- * with one O_APPEND write.
+ * Appending one chained record: under the log's lock (lock.ts), the last line's hash is
+ * found, and the record, which carries it as its last member `prev`, is appended with one
+ * O_APPEND write.
+ *
+ * What runs under the lock stays short whatever the lines' length: the last line's hash
+ * is usually read from the file its appender left beside the log (last-line.ts), not
+ * computed from the log; and the new line's own hash, left there for the next appender,
+ * is begun before the lock over everything up to `prev` (SHA-256 reads a message from its
+ * start, so its state can be copied there), and only the last bytes are hashed under it.
  */
 import * as fs from 'fs';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
+import { lastLinePathOf, openLastLine, type LastLineFile } from './last-line';
 import { acquireLogLock, type LogLockOptions } from './lock';
-import { hashing, lastLineHash } from './tail';
+import { lastLineHash } from './tail';
 
 export interface ChainedAppendResult {
   /** The `prev` the line was given. */
@@ -15,21 +24,45 @@ export interface ChainedAppendResult {
 }
 
 /**
- * Appends `line(prev)` and a new line to the log open at `fd` (O_APPEND, readable).
+ * Appends `object` (a JSON object's text, without `prev`) to the log `logPath` open at
+ * `fd` (O_APPEND, readable), with `prev` added as its last member, and a new line.
  * Errors of the read or the write are thrown; a lock not had is reported, not thrown.
- * @example appendChainedLine(fd, '/p/.claude/decisions.jsonl.lock', (prev) => JSON.stringify({ ...record, prev })).prev // '9c1e…'
+ * @example appendChainedLine(fd, '/p/.claude/decisions.jsonl', JSON.stringify(record)).prev // '9c1e…'
  */
-export function appendChainedLine(fd: number, lockPath: string, line: (prev: string) => string, options: LogLockOptions = {}): ChainedAppendResult {
-  // node:crypto is loaded before the lock is taken: the time under it stays the read, the hash and the write.
-  hashing();
-  const lock = acquireLogLock(lockPath, options);
+export function appendChainedLine(fd: number, logPath: string, object: string, options: LogLockOptions = {}): ChainedAppendResult {
+  if (!object.startsWith('{') || !object.endsWith('}') || object === '{}') throw new Error('a chained record is a JSON object with members');
+  const head = Buffer.from(`${object.slice(0, -1)},"prev":"`, 'utf8');
+  const begun = sha256.create().update(head);
+  const lock = acquireLogLock(lockPathOf(logPath), options);
+  // Without the lock, another appender may be rewriting the file beside the log: left alone.
+  const last = lock.held ? openLastLine(lastLinePathOf(logPath)) : null;
   try {
-    const tail = lastLineHash(fd, fs.fstatSync(fd).size);
-    const bytes = Buffer.from(`${tail.terminated ? '' : '\n'}${line(tail.hash)}\n`, 'utf8');
+    const before = fs.fstatSync(fd, { bigint: true });
+    const known = last?.hashFor(before);
+    const tail = known ? { hash: known, terminated: true } : lastLineHash(fd, Number(before.size));
+    const ending = Buffer.from(`${tail.hash}"}`, 'latin1');
+    const bytes = Buffer.concat([tail.terminated ? Buffer.alloc(0) : Buffer.from('\n'), head, ending, Buffer.from('\n')]);
     for (let written = 0; written < bytes.length;) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    if (last) rememberLine(fd, last, before.size + BigInt(bytes.length), bytesToHex(begun.update(ending).digest()));
     return lock.held ? { prev: tail.hash } : { prev: tail.hash, unlocked: lock.why };
   } finally {
+    last?.close();
     lock.release();
+  }
+}
+
+/**
+ * Leaves the new line's hash for the next appender, when the log ends with the line: a
+ * writer that appended meanwhile without the lock (one that gave up waiting) moved the
+ * size on, and the file then keeps a size no later log has. A failure costs the next
+ * appender a hash, never a record.
+ */
+function rememberLine(fd: number, last: LastLineFile, expectedSize: bigint, hash: string): void {
+  try {
+    const after = fs.fstatSync(fd, { bigint: true });
+    if (after.size === expectedSize) last.record(after, hash);
+  } catch {
+    // The next appender hashes the tail itself.
   }
 }
 

@@ -1,9 +1,10 @@
 /**
  * The decision log's room for its hash chain and its readers: appending a chained line
- * under the log's lock (append.ts, lock.ts, tail.ts), and reading the log back, filtered
+ * under the log's lock (append.ts, lock.ts, tail.ts, last-line.ts), and reading the log back, filtered
  * or verified (read.ts). The chain itself and the filters are core: engine/decision-log/.
  */
 export { appendChainedLine, lockPathOf, type ChainedAppendResult } from './append';
+export { lastLinePathOf } from './last-line';
 export { acquireLogLock, LOCK_STALE_MS, LOCK_WAIT_MS, type LogLock, type LogLockOptions } from './lock';
 export { LogReadError, readDecisionLog, verifyDecisionLog, type DecisionLogRead, type LoggedDecision } from './read';
 export { GENESIS, lineHash } from '../../decision-log/chain';

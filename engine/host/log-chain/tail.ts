@@ -2,7 +2,14 @@
  * The hash of a log's last line, read from its end: one positional read of the last
  * 4 KiB in the common case, however long the log is. A longer last line is found by
  * reading further back and hashed in chunks, so memory stays bounded.
+ *
+ * SHA-256 comes from @noble/hashes, bundled into the runner, not from node:crypto: loading
+ * node:crypto pulls in ~35 of Node's internal modules (streams among them) and cost each
+ * logged event ~2.5 ms. The line is a few hundred bytes; the speed of the hash itself does
+ * not show. `policy log verify`, which hashes whole logs, keeps node:crypto (chain.ts).
  */
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
 import { readAt } from '../regular-file';
 import { GENESIS } from '../../decision-log/chain';
 
@@ -27,7 +34,7 @@ export function lastLineHash(fd: number, size: number): LogTail {
   const end = size - (terminated ? 1 : 0);
   const endInTail = end - tailStart;
   const nl = endInTail === 0 ? -1 : tail.lastIndexOf(0x0a, endInTail - 1);
-  if (nl >= 0 || tailStart === 0) return { hash: hashing().createHash('sha256').update(tail.subarray(nl + 1, endInTail)).digest('hex'), terminated };
+  if (nl >= 0 || tailStart === 0) return { hash: bytesToHex(sha256(tail.subarray(nl + 1, endInTail))), terminated };
   // The last line is longer than the tail: find where it starts, then hash it forwards.
   let start = 0;
   for (let chunkEnd = tailStart; chunkEnd > 0;) {
@@ -39,19 +46,8 @@ export function lastLineHash(fd: number, size: number): LogTail {
     }
     chunkEnd = chunkStart;
   }
-  const hash = hashing().createHash('sha256');
+  const hash = sha256.create();
   for (let at = start; at < end; at += CHUNK_BYTES) hash.update(readAt(fd, at, Math.min(CHUNK_BYTES, end - at)));
-  return { hash: hash.digest('hex'), terminated };
+  return { hash: bytesToHex(hash.digest()), terminated };
 }
 
-
-/**
- * node:crypto, for the line hashes. Loading it costs a runner ~2-3 ms, so only a runner
- * that appends a line loads it, and before it takes the log's lock (appendChainedLine calls
- * this first): other runners never wait on the load.
- * @example hashing().createHash('sha256')
- */
-export function hashing(): typeof import('crypto') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('crypto') as typeof import('crypto');
-}
