@@ -10,8 +10,7 @@
  * start, so its state can be copied there), and only the last bytes are hashed under it.
  */
 import * as fs from 'fs';
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
+import { sha256 } from '../../decision-log/sha256';
 import { lastLinePathOf, openLastLine, type LastLineFile } from './last-line';
 import { acquireLogLock, type LogLockOptions } from './lock';
 import { lastLineHash } from './tail';
@@ -32,7 +31,7 @@ export interface ChainedAppendResult {
 export function appendChainedLine(fd: number, logPath: string, object: string, options: LogLockOptions = {}): ChainedAppendResult {
   if (!object.startsWith('{') || !object.endsWith('}') || object === '{}') throw new Error('a chained record is a JSON object with members');
   const head = Buffer.from(`${object.slice(0, -1)},"prev":"`, 'utf8');
-  const begun = sha256.create().update(head);
+  const begun = sha256().update(head);
   const lock = acquireLogLock(lockPathOf(logPath), options);
   // Without the lock, another appender may be rewriting the file beside the log: left alone.
   const last = lock.held ? openLastLine(lastLinePathOf(logPath)) : null;
@@ -43,7 +42,7 @@ export function appendChainedLine(fd: number, logPath: string, object: string, o
     const ending = Buffer.from(`${tail.hash}"}`, 'latin1');
     const bytes = Buffer.concat([tail.terminated ? Buffer.alloc(0) : Buffer.from('\n'), head, ending, Buffer.from('\n')]);
     for (let written = 0; written < bytes.length;) written += fs.writeSync(fd, bytes, written, bytes.length - written);
-    if (last) rememberLine(fd, last, before.size + BigInt(bytes.length), bytesToHex(begun.update(ending).digest()));
+    if (last) rememberLine(fd, last, before.size + BigInt(bytes.length), begun.update(ending).hex());
     return lock.held ? { prev: tail.hash } : { prev: tail.hash, unlocked: lock.why };
   } finally {
     last?.close();

@@ -2,14 +2,9 @@
  * The hash of a log's last line, read from its end: one positional read of the last
  * 4 KiB in the common case, however long the log is. A longer last line is found by
  * reading further back and hashed in chunks, so memory stays bounded.
- *
- * SHA-256 comes from @noble/hashes, bundled into the runner, not from node:crypto: loading
- * node:crypto pulls in ~35 of Node's internal modules (streams among them) and cost each
- * logged event ~2.5 ms. The line is a few hundred bytes; the speed of the hash itself does
- * not show. `policy log verify`, which hashes whole logs, keeps node:crypto (chain.ts).
+ * The hash is the runner's own SHA-256 (sha256.ts says why not node:crypto).
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
+import { sha256 } from '../../decision-log/sha256';
 import { readAt } from '../regular-file';
 import { GENESIS } from '../../decision-log/chain';
 
@@ -34,7 +29,7 @@ export function lastLineHash(fd: number, size: number): LogTail {
   const end = size - (terminated ? 1 : 0);
   const endInTail = end - tailStart;
   const nl = endInTail === 0 ? -1 : tail.lastIndexOf(0x0a, endInTail - 1);
-  if (nl >= 0 || tailStart === 0) return { hash: bytesToHex(sha256(tail.subarray(nl + 1, endInTail))), terminated };
+  if (nl >= 0 || tailStart === 0) return { hash: sha256().update(tail.subarray(nl + 1, endInTail)).hex(), terminated };
   // The last line is longer than the tail: find where it starts, then hash it forwards.
   let start = 0;
   for (let chunkEnd = tailStart; chunkEnd > 0;) {
@@ -46,8 +41,8 @@ export function lastLineHash(fd: number, size: number): LogTail {
     }
     chunkEnd = chunkStart;
   }
-  const hash = sha256.create();
+  const hash = sha256();
   for (let at = start; at < end; at += CHUNK_BYTES) hash.update(readAt(fd, at, Math.min(CHUNK_BYTES, end - at)));
-  return { hash: bytesToHex(hash.digest()), terminated };
+  return { hash: hash.hex(), terminated };
 }
 
