@@ -16,6 +16,9 @@ export function conditions(repo, projects, env, ca, tmp, memory = null) {
   const list = [
     { id: 'floor', label: "floor: node -e ''", command: `${node} -e ''`, env, stdin: JSON.stringify(projects[0].events.none) },
     { id: 'floor+ca', label: "floor, NODE_EXTRA_CA_CERTS set", command: `${node} -e ''`, env: { ...env, ...withCa }, stdin: JSON.stringify(projects[0].events.none) },
+    // What any Node runner pays before it decides anything (docs/performance.md, "What 1.15x leaves").
+    { id: 'ref/answer', label: 'reference: node reads the event, answers {} (no hookpolicy)', command: `${node} -e "const fs = require('fs'); JSON.parse(fs.readFileSync(0, 'utf8')); fs.writeSync(1, '{}')"`, env, stdin: JSON.stringify(projects[0].events.none) },
+    { id: 'ref/load', label: 'reference: node loads dist/hook.cjs + shell.cjs, runs nothing', command: `${node} -e "require(${JSON.stringify(join(repo, 'dist', 'hook.cjs'))}); require(${JSON.stringify(join(repo, 'dist', 'shell.cjs'))})"`, env, stdin: JSON.stringify(projects[0].events.none) },
   ];
   for (const p of projects) {
     const penv = { ...env, CLAUDE_PROJECT_DIR: p.dir };
