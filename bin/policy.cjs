@@ -284,9 +284,9 @@ const shortHash = (function shortHash(text) {
  * The policy server itself (`policy serve` without --ensure or --stop) runs for minutes and
  * starts once: it uses no code cache, and writes none as it exits.
  */
-const runCli = (function runCli(bundle, command) {
+const runCli = (function runCli(bundle, command, installed) {
   const server = command === 'serve' && !args.includes('--ensure') && !args.includes('--stop');
-  const cache = process.env.HOOKPOLICY_CODE_CACHE === 'off' || server ? null : installCodeCache(bundle, process.env);
+  const cache = installed !== undefined ? installed : process.env.HOOKPOLICY_CODE_CACHE === 'off' || server ? null : installCodeCache(bundle, process.env);
   const cli = cache ? cache.load(bundle) : require(bundle);
   cli.main(process.argv).then((code) => {
     process.exitCode = code;
@@ -298,9 +298,36 @@ const runCli = (function runCli(bundle, command) {
   });
 });
 
+/**
+ * `policy serve --ensure`, the http install's hook at every session start and prompt:
+ * dist/ensure.cjs (~20 KB) instead of the CLI, when the arguments have the shape init
+ * writes; any other shape (and a missing bundle) goes to the CLI, with the same cache.
+ */
+const runEnsure = (function runEnsure(bundle, cliBundle) {
+  const cache = process.env.HOOKPOLICY_CODE_CACHE === 'off' ? null : installCodeCache(bundle, process.env);
+  let run = null;
+  try {
+    run = (cache ? cache.load(bundle) : require(bundle)).main(args.slice(1), path.resolve(process.argv[1] || 'policy'));
+  } catch {
+    run = null;
+  }
+  if (run === null) return runCli(cliBundle, 'serve', cache);
+  run.then((code) => {
+    process.exitCode = code;
+    try {
+      if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1', 'ensure');
+    } catch {
+      // A cache that cannot be stored costs only time.
+    }
+  });
+});
+
 const args = process.argv.slice(2);
-if (args[0] === 'hook' && !args.includes('--help') && !args.includes('-h')) {
+const asksHelp = args.includes('--help') || args.includes('-h');
+if (args[0] === 'hook' && !asksHelp) {
   runHook(path.join(__dirname, '..', 'dist', 'hook.cjs'));
+} else if (args[0] === 'serve' && args.includes('--ensure') && !asksHelp) {
+  runEnsure(path.join(__dirname, '..', 'dist', 'ensure.cjs'), path.join(__dirname, '..', 'dist', 'cli.cjs'));
 } else {
   runCli(path.join(__dirname, '..', 'dist', 'cli.cjs'), /^[a-z-]+$/.test(args[0] || '') ? args[0] : '');
 }

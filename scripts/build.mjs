@@ -2,6 +2,7 @@
 //   dist/hook.cjs           the hot path (no commander, yaml or ajv; jsonata stays external)
 //   dist/compile.cjs        load + validate + compile, required lazily on a cache miss
 //   dist/cli.cjs            the commander CLI
+//   dist/ensure.cjs         `policy serve --ensure`, the http install's hook at each prompt, without the CLI
 //   dist/webhook-sender.cjs the detached child that POSTs decision records
 //   dist/otlp-exporter.cjs  the detached child that exports decisions to OpenTelemetry
 //   dist/summarizer.cjs     the detached memory process: prose summaries, embeddings
@@ -142,6 +143,7 @@ const bundles = {
   'summarizer.cjs': 'engine/host/summarizer/main.ts',
   'pg-shipper.cjs': 'engine/host/postgres/shipper-main.ts',
   'cache-dirs.cjs': 'engine/host/cache/dirs-entry.ts',
+  'ensure.cjs': 'cli/ensure-main.ts',
   'suite-parser.cjs': 'cli/suite-parser-worker.ts',
   ...Object.fromEntries(LAZY_CHUNKS.map((c) => [c.chunk, c.entry])),
 };
@@ -160,10 +162,10 @@ function plainBuiltins(text) {
 const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3', '@opentelemetry', 'pg'];
 const HOOK_MAX_BYTES = 300 * 1024;
 
-function checkHookBundle(text) {
-  const found = HOOK_FORBIDDEN.filter((name) => text.includes(`node_modules/${name}/`));
-  if (found.length > 0) throw new Error(`build: dist/hook.cjs bundles ${found.join(', ')}; the runner must load them lazily (external) or not at all`);
-  if (text.length > HOOK_MAX_BYTES) console.warn(`build: dist/hook.cjs is ${Math.round(text.length / 1024)} KiB (> ${HOOK_MAX_BYTES / 1024} KiB): every hook event reads it; check what was bundled`);
+function checkHookBundle(text, name = 'hook.cjs') {
+  const found = HOOK_FORBIDDEN.filter((lib) => text.includes(`node_modules/${lib}/`));
+  if (found.length > 0) throw new Error(`build: dist/${name} bundles ${found.join(', ')}; it runs at every event: it must load them lazily (external) or not at all`);
+  if (text.length > HOOK_MAX_BYTES) console.warn(`build: dist/${name} is ${Math.round(text.length / 1024)} KiB (> ${HOOK_MAX_BYTES / 1024} KiB): every hook event reads it; check what was bundled`);
 }
 
 // Bundle everything in memory first, then put each file in place by rename, so a runner
@@ -172,6 +174,7 @@ const results = await Promise.all(Object.entries(bundles).map(([out, entry]) =>
   build({ ...common, entryPoints: [join(root, entry)], outfile: join(dist, out), write: false })));
 mkdirSync(dist, { recursive: true });
 checkHookBundle(results[0].outputFiles[0].text);
+checkHookBundle(results[Object.keys(bundles).indexOf('ensure.cjs')].outputFiles[0].text, 'ensure.cjs');
 for (const file of results.flatMap((r) => r.outputFiles)) {
   const tmp = `${file.path}.${process.pid}.tmp`;
   writeFileSync(tmp, plainBuiltins(file.text));

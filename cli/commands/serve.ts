@@ -2,7 +2,7 @@
  * `policy serve`: the daemon for Claude Code `type: "http"` hooks (engine/host/server.ts).
  * With --project-dir (or nothing) it serves one project until SIGINT or SIGTERM. With
  * --sessions it is the server `policy init --mode http` registers, started by the
- * SessionStart hook `--ensure` and gone once its sessions end (serve-sessions.ts).
+ * SessionStart hook `--ensure` and gone once its sessions end (serve-sessions.ts, serve-ensure.ts).
  */
 import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
@@ -10,7 +10,8 @@ import { compileGuarded, compilePolicyFiles, guardsFor } from '../../engine/host
 import { toAbsolutePosix } from '../../engine/host/project-root';
 import { createPolicyServer } from '../../engine/host/server';
 import { runHook } from '../hook';
-import { ensure, serveSessions, stop } from './serve-sessions';
+import { DEFAULT_IDLE_SECONDS, ensure } from './serve-ensure';
+import { serveSessions, stop } from './serve-sessions';
 
 export interface ServeOptions {
   port: string;
@@ -42,7 +43,7 @@ export function register(program: Command): void {
     .option('--sessions', 'serve the Claude Code sessions that register (the server policy init --mode http uses); stops when they have ended')
     .option('--ensure', 'SessionStart hook: start this user\'s session server on --port unless it runs, and register the session read from stdin')
     .option('--stop', 'stop this user\'s session server on --port')
-    .option('--idle <seconds>', '--sessions (and the server --ensure starts): stop this long after the last session ended', '30')
+    .option('--idle <seconds>', '--sessions (and the server --ensure starts): stop this long after the last session ended', String(DEFAULT_IDLE_SECONDS))
     .action((options: ServeOptions) => serve(options));
 }
 

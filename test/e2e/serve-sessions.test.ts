@@ -4,7 +4,7 @@
  * naming the process that started it), the server it starts detached, its answers next to
  * what `policy hook` prints for the same events, and who it refuses to trust.
  */
-import { execFileSync, spawn, type ChildProcess } from 'child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as net from 'net';
@@ -256,4 +256,20 @@ it('--stop stops this user\'s server; a SessionStart event without a session id 
   const bad = await ensure('..');
   expect(bad.exit).toBe(2);
   expect(bad.stderr).toContain('the SessionStart event names no session (session_id)');
+}, 60_000);
+
+it('the hook loads dist/ensure.cjs, not the CLI; a shape of its own goes to the CLI, which reports a bad value', async () => {
+  const debug = { ...env, HOOKPOLICY_DEBUG_CODE_CACHE: '1' };
+  const event = JSON.stringify({ session_id: 's-1', cwd: root, transcript_path: path.join(tmp, 't.jsonl'), hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
+  const run = (args: string[]) => spawnSync(process.execPath, [bin, 'serve', '--ensure', '--port', String(port), '--idle', '1', ...args], { env: debug, input: event, encoding: 'utf8' });
+  const fast = run(['--on-error', 'closed']);
+  expect(fast.status).toBe(0);
+  expect(fast.stderr).toMatch(/code cache (miss|hit) ensure\.cjs/);
+  expect(fast.stderr).not.toContain('cli.cjs');
+  expect((await portHolder(port, token())).kind).toBe('ours');
+  const other = run(['--quiet']);
+  expect(other.status).toBe(0);
+  expect(other.stderr).toMatch(/code cache (miss|hit) cli\.cjs/);
+  const bad = run(['--on-error', 'maybe']);
+  expect([bad.status, bad.stderr]).toEqual([2, expect.stringContaining('policy serve: --on-error must be open or closed')]);
 }, 60_000);

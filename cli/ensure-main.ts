@@ -1,0 +1,56 @@
+/**
+ * dist/ensure.cjs: `policy serve --ensure`, the hook an http install runs at every session
+ * start and every prompt, without loading the whole CLI (commander, the compiler, the
+ * commands): bin/policy.cjs takes this path when the arguments have the shape `policy
+ * init` writes, and the CLI otherwise, which also reports any usage error.
+ */
+import { DEFAULT_IDLE_SECONDS, ensure } from './commands/serve-ensure';
+
+export interface EnsureArgs {
+  port: number;
+  configs: string[];
+  onError: 'open' | 'closed' | null;
+  idleSeconds: number;
+}
+
+/**
+ * The arguments after `serve` when they are `--ensure --port N` with only `--config F`
+ * (`-c F`), `--on-error open|closed` and `--idle S` beside, each valid; else null.
+ * @example ensureArgs(['--ensure', '--port', '8707', '--on-error', 'closed']) // { port: 8707, configs: [], onError: 'closed', idleSeconds: 30 }
+ */
+export function ensureArgs(args: readonly string[]): EnsureArgs | null {
+  let port: number | null = null;
+  let ensureSeen = false;
+  let onError: 'open' | 'closed' | null = null;
+  let idleSeconds = DEFAULT_IDLE_SECONDS;
+  const configs: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (flag === '--ensure' && !ensureSeen) {
+      ensureSeen = true;
+      continue;
+    }
+    const value = args[i + 1];
+    if (value === undefined || value.startsWith('-')) return null;
+    i++;
+    if (flag === '--port' && /^[0-9]{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535) port = Number(value);
+    else if (flag === '--config' || flag === '-c') configs.push(value);
+    else if (flag === '--on-error' && (value === 'open' || value === 'closed')) onError = value;
+    else if (flag === '--idle' && /^[0-9]+(\.[0-9]+)?$/.test(value)) idleSeconds = Number(value);
+    else return null;
+  }
+  return ensureSeen && port !== null ? { port, configs, onError, idleSeconds } : null;
+}
+
+/**
+ * Runs the hook for `args` (after `serve`) and gives its exit code, 2 after an internal
+ * error as the CLI would; null when the arguments are not this path's (the CLI is to run them).
+ */
+export function main(args: readonly string[], binPath: string): Promise<number> | null {
+  const parsed = ensureArgs(args);
+  if (!parsed) return null;
+  return ensure(parsed.port, parsed.configs, parsed.onError, binPath, parsed.idleSeconds).catch((e: unknown) => {
+    process.stderr.write(`policy: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    return 2;
+  });
+}
