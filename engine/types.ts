@@ -368,6 +368,12 @@ export interface RegexSource {
   anyOf?: string[];
   /** Set by the compiler: every match contains each of these too (lower-cased under `i`). */
   allOf?: string[];
+  /**
+   * Set by the compiler on a path glob: its literal start and longest literal
+   * (evaluate/glob-literals.ts), so that a runner does not read them from the source at
+   * every event. Absent: read when first used.
+   */
+  globLiterals?: [prefix: string, required: string];
 }
 
 export type LetKind = 'newest' | 'file' | 'expr' | MemoryLetKind;

@@ -7,6 +7,7 @@ import type { CompiledPathFilter, RegexSource } from '../types';
 import type { CompileContext } from './context';
 import { asList, at, atOffset, isObject, report } from './context';
 import { unclosedBracket } from './glob-brackets';
+import { globLiterals } from '../evaluate/glob-literals';
 import { toPointer } from '../load/source-map';
 
 const LISTS = ['allow', 'deny', 'except'] as const;
@@ -59,5 +60,7 @@ export function globRegex(glob: string): RegexSource | null {
   const source = glob.startsWith('/') ? regex.source : `^${RELATIVE_ONLY}${regex.source.replace(/^\^/, '')}`;
   // `s`: picomatch's `**` and `*` are built on `.`, which stops at a new line without it,
   // and a file name may hold one: `secrets/a<LF>b` must be caught by `secrets/**`.
-  return { source, flags: regex.flags.includes('s') ? regex.flags : `${regex.flags}s` };
+  const flags = regex.flags.includes('s') ? regex.flags : `${regex.flags}s`;
+  const { prefix, required } = globLiterals({ source: source.normalize('NFC'), flags });
+  return prefix === '' && required === '' ? { source, flags } : { source, flags, globLiterals: [prefix, required] };
 }

@@ -1,4 +1,5 @@
 import { globRegex } from '../../test/support/compiled';
+import { globRegex as compiledGlob } from '../compile/paths';
 import { globLiterals } from './glob-literals';
 import { matchesAny } from './path-views';
 
@@ -44,5 +45,21 @@ describe('globPrefix', () => {
         expect([glob, path, matchesAny([source], path, true)]).toEqual([glob, path, folded.test(path)]);
       }
     }
+  });
+});
+
+describe('the literals the compiler stores with a glob', () => {
+  test.each([
+    ['services/svc0/secrets/**', ['services/svc0/secrets', 'services/svc0/secrets']],
+    ['**/.env', ['', '.env']],
+    ['{src,lib}/**', undefined],
+  ])('%s carries %p', (glob, literals) => {
+    expect(compiledGlob(glob)?.globLiterals).toEqual(literals);
+  });
+
+  test('are what the runner checks, not the source read again', () => {
+    const stored = { ...compiledGlob('src/**')!, globLiterals: ['lib', 'lib'] as [string, string] };
+    expect(matchesAny([compiledGlob('src/**')!], 'src/a.ts', false)).toBe(true);
+    expect(matchesAny([stored], 'src/a.ts', false)).toBe(false);
   });
 });

@@ -298,11 +298,17 @@ const matchers = new WeakMap<RegexSource, Matchers>();
 function matchersOf(glob: RegexSource): Matchers {
   let pair = matchers.get(glob);
   if (pair === undefined) {
-    const { prefix, required } = globLiterals({ source: glob.source.normalize('NFC'), flags: glob.flags });
+    const [prefix, required] = glob.globLiterals ?? literalsOf(glob);
     pair = { prefix, required, requiredLower: required.toLowerCase(), exact: null, folded: null };
     matchers.set(glob, pair);
   }
   return pair;
+}
+
+/** What globLiterals reads from a glob the compiler did not annotate (one made at run time, or with no literal). */
+function literalsOf(glob: RegexSource): [string, string] {
+  const { prefix, required } = globLiterals({ source: glob.source.normalize('NFC'), flags: glob.flags });
+  return [prefix, required];
 }
 
 /** The glob with an NFC source, or its case-insensitive twin. */
