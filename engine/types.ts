@@ -395,7 +395,22 @@ export interface CompiledLet {
   optional: boolean;
   /** The store-reading kinds' options (absent for the others). */
   memory?: CompiledMemoryQuery;
+  /** An 'expr' target in the subset the runner evaluates without JSONata; absent otherwise. */
+  exprFast?: FastExpression;
 }
+
+/**
+ * A JSONata expression of the subset evaluate/fast-expression.ts evaluates as JSONata
+ * does, built by the compiler from JSONata's own parse (compile/fast-expression.ts):
+ * literals, `$name`, a field path `a.b.c`, a call of one of hookpolicy's functions,
+ * `=`, `!=`, `and`, `or`.
+ */
+export type FastExpression =
+  | { k: 'value'; v: string | number | boolean | null }
+  | { k: 'var'; name: string }
+  | { k: 'path'; steps: string[] }
+  | { k: 'call'; fn: string; args: FastExpression[] }
+  | { k: '=' | '!=' | 'and' | 'or'; l: FastExpression; r: FastExpression };
 
 export interface CompiledMemoryQuery {
   scope: MemoryScope;
@@ -444,6 +459,8 @@ export interface CompiledRule {
   paths: CompiledPathFilter | null;
   command: RegexSource[] | null;
   when: string | null;
+  /** `when` in the subset the runner evaluates without JSONata (evaluate/fast-expression.ts); absent otherwise. */
+  whenFast?: FastExpression;
   onlyIfExists: string | null;
   lets: CompiledLet[];
   requires: CompiledRequirement[];

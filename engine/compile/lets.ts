@@ -7,6 +7,7 @@ import type { CompileContext } from './context';
 import { at, isObject, report } from './context';
 import { toPointer } from '../load/source-map';
 import { checkExpression } from './expression';
+import { fastExpression } from './fast-expression';
 import { compileRegex } from './regex';
 import { checkTemplate } from './templates';
 
@@ -61,10 +62,10 @@ export function compileLets(ctx: CompileContext, lets: unknown, ruleIndex: numbe
 function fileLet(ctx: CompileContext, name: string, kind: 'newest' | 'file' | 'expr', value: Record<string, unknown>, pointer: (key: string) => string): CompiledLet | null {
   const target = value[kind];
   if (typeof target !== 'string') return null;
-  if (kind === 'expr') checkExpression(ctx, target, pointer(kind));
-  else checkTemplate(ctx, target, pointer(kind));
+  const fast = kind === 'expr' && checkExpression(ctx, target, pointer(kind)) ? fastExpression(target) : null;
+  if (kind !== 'expr') checkTemplate(ctx, target, pointer(kind));
   const extract = typeof value.extract === 'string' ? compileRegex(ctx, value.extract, 'm', pointer('extract')) : null;
-  return {
+  const compiled: CompiledLet = {
     name,
     kind,
     target,
@@ -73,6 +74,8 @@ function fileLet(ctx: CompileContext, name: string, kind: 'newest' | 'file' | 'e
     maxBytes: typeof value.max_bytes === 'number' ? value.max_bytes : DEFAULT_MAX_BYTES,
     optional: value.optional === true,
   };
+  if (fast) compiled.exprFast = fast;
+  return compiled;
 }
 
 /** A store-reading let: its target and the options of its kind (the schema checked their types). */

@@ -10,6 +10,7 @@ import type { AgentDirectory } from './agents';
 import type { CompileContext } from './context';
 import { asList, at, report } from './context';
 import { checkExpression } from './expression';
+import { fastExpression } from './fast-expression';
 import { compileLets, compileRequires } from './lets';
 import { compileMatch } from './match';
 import { compilePaths } from './paths';
@@ -35,7 +36,7 @@ export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, i
   const onlyIfExists = typeof raw.only_if_exists === 'string' ? raw.only_if_exists : null;
   if (onlyIfExists !== null) checkTemplate(ctx, onlyIfExists, p('only_if_exists'));
   const when = typeof raw.when === 'string' ? raw.when : null;
-  if (when !== null) checkExpression(ctx, when, p('when'));
+  const whenFast = when !== null && checkExpression(ctx, when, p('when')) ? fastExpression(when) : null;
 
   const rule: CompiledRule = {
     id: String(raw.id),
@@ -64,6 +65,7 @@ export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, i
   if (records) rule.records = records;
   if (raw.final === true) rule.final = true;
   if (when !== null && whenNamesLet(when, rule.lets)) rule.letsFirst = true;
+  if (whenFast) rule.whenFast = whenFast;
   return rule;
 }
 

@@ -1,8 +1,11 @@
 /**
  * JSONata expressions (`when`, `let: { expr }`). The library is loaded on first use only,
- * so events that reach no expression never pay for it; compiled expressions are cached by text.
+ * so events that reach no expression, or only expressions of the subset
+ * fast-expression.ts evaluates, never pay for it; compiled expressions are cached by text.
  */
 import type jsonataModule from 'jsonata';
+import type { FastExpression } from '../types';
+import { evaluateFast, UNSURE } from './fast-expression';
 
 type Expression = ReturnType<typeof jsonataModule>;
 
@@ -44,11 +47,16 @@ function compile(text: string, timeoutMs: number): Expression {
 
 /**
  * The value of `text` over `input`, with `bindings` available as `$name`, stopped after
- * `timeoutMs` (0 = no limit) or past a nesting depth of 500.
+ * `timeoutMs` (0 = no limit) or past a nesting depth of 500. With `fast`, the compiler's
+ * form of the same expression, JSONata is loaded only when that form cannot answer.
  * Rejects with an ExpressionError when the expression does not compile, throws or runs too long.
  * @example await evaluateExpression('tool_name = "Bash" and $agent = "ba"', event, { agent: 'ba' }, 5000) // true
  */
-export async function evaluateExpression(text: string, input: unknown, bindings: Record<string, unknown>, timeoutMs = 0): Promise<unknown> {
+export async function evaluateExpression(text: string, input: unknown, bindings: Record<string, unknown>, timeoutMs = 0, fast?: FastExpression): Promise<unknown> {
+  if (fast) {
+    const value = evaluateFast(fast, input, bindings);
+    if (value !== UNSURE) return value;
+  }
   const expr = compile(text, timeoutMs);
   try {
     return await expr.evaluate(input, bindings);

@@ -82,7 +82,7 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
   try {
     // A `when` that names no let runs first: a rule it rules out reads no file and no memory.
     if (rule.when !== null && !rule.letsFirst) {
-      const result = await evaluateExpression(rule.when, scope.event, scope.bindings, scope.deadlineMs);
+      const result = await evaluateExpression(rule.when, scope.event, scope.bindings, scope.deadlineMs, rule.whenFast);
       if (!isTruthy(result)) {
         return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` }, undefined, values);
       }
@@ -96,14 +96,14 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
     for (const l of rule.lets) {
       const computed = l.kind === 'expr'
         // An expression sees the lets before it, as `when` does.
-        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, lets.size > 0 ? { ...scope.bindings, ...letBindings(rule.lets, lets, unset) } : scope.bindings, scope.deadlineMs))
+        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, lets.size > 0 ? { ...scope.bindings, ...letBindings(rule.lets, lets, unset) } : scope.bindings, scope.deadlineMs, l.exprFast))
         : computeLet(l, lookup, scope);
       const failure = storeLet(lets, l, computed);
       if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
       if (!computed.ok) unset.add(l.name);
     }
     if (rule.when !== null && rule.letsFirst) {
-      const result = await evaluateExpression(rule.when, scope.event, { ...scope.bindings, ...letBindings(rule.lets, lets, unset) }, scope.deadlineMs);
+      const result = await evaluateExpression(rule.when, scope.event, { ...scope.bindings, ...letBindings(rule.lets, lets, unset) }, scope.deadlineMs, rule.whenFast);
       if (!isTruthy(result)) {
         return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` }, lets, values);
       }

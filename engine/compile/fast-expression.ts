@@ -1,0 +1,90 @@
+/**
+ * The form of a JSONata expression the runner can evaluate without JSONata
+ * (evaluate/fast-expression.ts), read from JSONata's own parse: only nodes of the subset,
+ * and only with the keys those nodes have when nothing else is attached (no predicate,
+ * stage, group, focus, index or array-keeping flag). Anything else: null, and the runner
+ * uses JSONata.
+ */
+import jsonata from 'jsonata';
+import { EXPRESSION_FUNCTION_NAMES } from '../evaluate/expression-functions';
+import type { FastExpression } from '../types';
+
+interface Node {
+  type?: unknown;
+  value?: unknown;
+  [key: string]: unknown;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LEAF_KEYS = new Set(['type', 'value', 'position']);
+
+/**
+ * The fast form of `expression`, or null when it has a construct outside the subset (or does not parse).
+ * @example fastExpression("$delta != ''") // { k: '!=', l: { k: 'var', name: 'delta' }, r: { k: 'value', v: '' } }
+ */
+export function fastExpression(expression: string): FastExpression | null {
+  let ast: Node;
+  try {
+    ast = jsonata(expression).ast() as unknown as Node;
+  } catch {
+    return null;
+  }
+  return convert(ast);
+}
+
+function convert(node: Node): FastExpression | null {
+  switch (node.type) {
+    case 'string':
+    case 'number':
+    case 'value':
+      return onlyKeys(node, LEAF_KEYS) && isLiteral(node.value) ? { k: 'value', v: node.value } : null;
+    case 'variable':
+      return onlyKeys(node, LEAF_KEYS) && typeof node.value === 'string' && NAME.test(node.value) ? { k: 'var', name: node.value } : null;
+    case 'path':
+      return pathOf(node);
+    case 'function':
+      return callOf(node);
+    case 'binary': {
+      if (!onlyKeys(node, new Set(['type', 'value', 'position', 'lhs', 'rhs']))) return null;
+      const op = node.value;
+      if (op !== '=' && op !== '!=' && op !== 'and' && op !== 'or') return null;
+      const l = convert(node.lhs as Node);
+      const r = l && convert(node.rhs as Node);
+      return l && r ? { k: op, l, r } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function pathOf(node: Node): FastExpression | null {
+  if (!onlyKeys(node, new Set(['type', 'steps', 'position'])) || !Array.isArray(node.steps) || node.steps.length === 0) return null;
+  const steps: string[] = [];
+  for (const step of node.steps as Node[]) {
+    if (step.type !== 'name' || !onlyKeys(step, LEAF_KEYS) || typeof step.value !== 'string') return null;
+    steps.push(step.value);
+  }
+  return { k: 'path', steps };
+}
+
+function callOf(node: Node): FastExpression | null {
+  // A call's node also has `name`, left undefined by the parser.
+  if (node.value !== '(' || node.name !== undefined || !onlyKeys(node, new Set(['type', 'name', 'value', 'position', 'arguments', 'procedure'])) || !Array.isArray(node.arguments)) return null;
+  const procedure = node.procedure as Node;
+  if (procedure?.type !== 'variable' || !onlyKeys(procedure, LEAF_KEYS) || typeof procedure.value !== 'string' || !EXPRESSION_FUNCTION_NAMES.includes(procedure.value)) return null;
+  const args: FastExpression[] = [];
+  for (const arg of node.arguments as Node[]) {
+    const converted = convert(arg);
+    if (!converted) return null;
+    args.push(converted);
+  }
+  return { k: 'call', fn: procedure.value, args };
+}
+
+function onlyKeys(node: Node, allowed: ReadonlySet<string>): boolean {
+  return node !== null && typeof node === 'object' && Object.keys(node).every((k) => allowed.has(k));
+}
+
+function isLiteral(v: unknown): v is string | number | boolean | null {
+  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+}
