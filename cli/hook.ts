@@ -138,7 +138,7 @@ async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<
   const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
   // An artefact compiled for other self-protection facts (elsewhere, or by another installation) is not used.
   const guards = input.compiler ? input.compiler().guardsFor?.(input.env) : guardsKey(selfProtectionFacts(input.env));
-  const loaded = loadPolicyForEvent({ roots, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs, guards }, event.hook_event_name, tool);
+  const loaded = loadPolicyForEvent({ roots, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs, guards }, event.hook_event_name, tool, event);
   if (!loaded.policy) {
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
     const onError = args.onError ?? loaded.declaredOnError ?? loaded.lastOnError ?? 'open';

@@ -50,12 +50,20 @@ export function checkPrompts(rule: CompiledRule, scope: EventScope): Failure | n
  * @example checkAgents(rule, scope) // { condition: 'agents', detail: 'agent "ba" is not in [murdock]' }
  */
 export function checkAgents(rule: CompiledRule, scope: EventScope): Failure | null {
-  if (rule.actors !== undefined && (rule.actors === 'main') !== scope.mainSession) {
+  return agentsFailure(rule, scope.agent, scope.mainSession);
+}
+
+/**
+ * checkAgents for an agent and session already resolved (the runner's per-agent views of
+ * the policy cache keep only the rules this holds for).
+ * @example agentsFailure(rule, 'ba', false) // null when the rule names ba or no agents
+ */
+export function agentsFailure(rule: Pick<CompiledRule, 'actors' | 'agents'>, agent: string | null, mainSession: boolean): Failure | null {
+  if (rule.actors !== undefined && (rule.actors === 'main') !== mainSession) {
     return { condition: 'agents', detail: rule.actors === 'main' ? 'the rule is for the main session only' : 'the rule is for agents other than the main session' };
   }
   const agents = rule.agents;
   if (!agents) return null;
-  const agent = scope.agent;
   if (agent === null) return { condition: 'agents', detail: `no agent resolved; the rule needs [${listed(agents)}]` };
   if (agents.includes(agent)) return null;
   return { condition: 'agents', detail: `agent "${agent}" is not in [${listed(agents)}]` };

@@ -5,14 +5,14 @@
  * `cache-error` warning), never a decision.
  */
 import { diagnostic } from '../../diagnostics';
-import type { CompiledPolicy, Diagnostic } from '../../types';
+import type { CompiledPolicy, Diagnostic, HookEvent } from '../../types';
 import * as path from 'path';
 import { removeAbandonedBuilds } from './abandoned-builds';
 import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherBuilds, takeCacheProblems, writeCacheFile } from './cache-store';
 import type { CompileResult } from '../compile-entry';
 import { ENGINE_VERSION } from '../engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
-import { policyFromView, viewTool, type PolicyView } from './policy-views';
+import { policyFromView, viewTool, whoOf, type PolicyView, type ViewWho } from './policy-views';
 import { checkSources, fingerprintSources, hashFile, type SourceHash } from './sources';
 import { parseJson, readHeads, readStampedView, readView, storeView, storeViews, writeHead, type WantedView } from './view-store';
 
@@ -113,10 +113,11 @@ export function loadPolicy(options: LoadPolicyOptions, wanted: WantedView = { ev
  * The compiled policy for one event, as the runner needs it: from the head and the one
  * view that serves `event` and `tool` when they are fresh (a few KB to read, whatever the
  * policy's size), else the whole policy through loadPolicy, which writes them again. The
- * policy from a view holds only the rules that can apply to that event and tool.
+ * policy from a view holds only the rules that can apply to that event and tool, and,
+ * given the event itself (`subject`), to whoever acts in it.
  * @example loadPolicyForEvent({ roots, env, compiler }, 'PreToolUse', 'Bash').policy?.rules // the Bash rules
  */
-export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, tool: string | null): LoadPolicyResult {
+export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, tool: string | null, subject?: HookEvent): LoadPolicyResult {
   const engine = options.engineVersion ?? ENGINE_VERSION;
   const dirs = options.dirs ?? cacheDirectories(options.env);
   const name = cacheFileName(options.roots, engine);
@@ -128,9 +129,10 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
     const check = checkSources(head.sources, options.hash ?? hashFile, now());
     if (!check.fresh) break;
     const which = viewTool(head.views, event, tool);
-    const stamped = which === undefined ? undefined : readStampedView(dirs, name, head.build, event, which, head, now());
-    // The first event of its kind since the build cuts its view from the full artefact.
-    const view = which === undefined ? null : stamped?.view ?? viewFromArtefact(dirs, name, engine, options, head.build, event, which);
+    const who = subject ? whoOf(head.policy.agents, subject) : undefined;
+    const stamped = which === undefined ? undefined : readStampedView(dirs, name, head.build, event, which, who, head, now());
+    // The first event of its kind (and agent) since the build cuts its view from the full artefact.
+    const view = which === undefined ? null : stamped?.view ?? viewFromArtefact(dirs, name, engine, options, head.build, event, which, who);
     if (view === undefined) break;
     // Fingerprints that can now be trusted (the sources', the view's) are written back once.
     const stamp = stamped && stamped.fingerprint !== null && head.stamps?.[stamped.file] !== stamped.fingerprint ? { [stamped.file]: stamped.fingerprint } : null;
@@ -138,16 +140,16 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
     const sources = check.refreshed ?? head.sources;
     return reported({ policy: policyFromView(head.policy, view), diagnostics: [], warnings, fromCache: true, lastOnError: head.policy.settings.onError, sources });
   }
-  const loaded = loadPolicy(options, { event, tool });
+  const loaded = loadPolicy(options, { event, tool, subject });
   // A fresh full artefact without a head (it was removed, or a concurrent build replaced it): write it again.
-  if (loaded.policy && loaded.fromCache) storeViews(dirs, name, { engine, roots: options.roots, sources: loaded.sources, policy: loaded.policy }, { event, tool });
+  if (loaded.policy && loaded.fromCache) storeViews(dirs, name, { engine, roots: options.roots, sources: loaded.sources, policy: loaded.policy }, { event, tool, subject });
   return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
 }
 
 /**
  * The cache the runner reads, made ahead of it by a command that compiles the same files
  * anyway (`policy lint`, `policy init`): the full artefact, its head, and every view of the
- * head's build that is not on disk yet. The first hook event after an edit saved through
+ * head's build for the main session that is not on disk yet. The first hook event after an edit saved through
  * one of those commands then reads its view instead of compiling (in command mode, ~4x
  * Node's start-up). Returns what loading the policy returned.
  * @example prepareRunnerCache({ roots: ['/p/.claude/policies.yaml'], env, compiler }).policy // the compiled policy
@@ -161,8 +163,10 @@ export function prepareRunnerCache(options: LoadPolicyOptions): LoadPolicyResult
   for (const { head } of readHeads(dirs, name, (value) => validArtefact(value, engine))) {
     if (!head || !sameList(head.roots, options.roots) || !sameGuards(head, options)) continue;
     for (const [event, tools] of Object.entries(head.views)) {
+      // The main session's views (subagents cut their own at their first event of a kind).
+      const who = whoOf(loaded.policy.agents, { hook_event_name: event });
       for (const tool of [null, ...tools]) {
-        if (readView(dirs, name, head.build, event, tool) === undefined) storeView(dirs, name, loaded.policy, head.build, event, tool);
+        if (readView(dirs, name, head.build, event, tool, who) === undefined) storeView(dirs, name, loaded.policy, head.build, event, tool, who);
       }
     }
     break;
@@ -192,11 +196,11 @@ function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact, w
  * is fresh and built from the same roots, and written for the next event; undefined when
  * there is none (the runner then loads the policy the long way).
  */
-function viewFromArtefact(dirs: string[], name: string, engine: string, options: LoadPolicyOptions, build: string, event: string, tool: string | null): PolicyView | null | undefined {
+function viewFromArtefact(dirs: string[], name: string, engine: string, options: LoadPolicyOptions, build: string, event: string, tool: string | null, who: ViewWho | undefined): PolicyView | null | undefined {
   const now = options.now ?? Date.now;
   for (const artefact of readArtefacts(dirs, name, engine).artefacts) {
     if (!sameList(artefact.roots, options.roots) || !sameGuards(artefact, options) || !checkSources(artefact.sources, options.hash ?? hashFile, now()).fresh) continue;
-    return storeView(dirs, name, artefact.policy, build, event, tool);
+    return storeView(dirs, name, artefact.policy, build, event, tool, who);
   }
   return undefined;
 }

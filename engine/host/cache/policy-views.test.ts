@@ -8,7 +8,7 @@ import { expandShorthand } from '../../testing/shorthand';
 import type { EventShorthand } from '../../testing/types';
 import type { CompiledPolicy, Decision, HookEvent } from '../../types';
 import { compilePolicyFiles } from '../compile-entry';
-import { policyFromView, policyViews, viewTool } from './policy-views';
+import { isViewOf, policyFromView, policyView, policyViews, viewTool, whoOf } from './policy-views';
 
 const PACKS = path.join(__dirname, '..', '..', '..', 'policies');
 let dir: string;
@@ -60,6 +60,41 @@ describe('policyViews', () => {
       expect({ event: event.hook_event_name, tool, ...outcomeOf(cut) }).toEqual({ event: event.hook_event_name, tool, ...outcomeOf(whole) });
     }
     expect([...seen].sort()).toEqual(expect.arrayContaining(['ask', 'block', 'deny', 'none']));
+  });
+
+  it('a view cut for whoever acts in the event decides it exactly as the whole policy does, with fewer rules', async () => {
+    const { catalog } = policyViews(policy, 'b');
+    const cases = packCases();
+    let cutRules = 0;
+    let allRules = 0;
+    for (const { event, files } of cases) {
+      const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
+      const which = viewTool(catalog, event.hook_event_name, tool);
+      if (which === undefined) continue;
+      const who = whoOf(policy.agents, event);
+      const view = policyView(policy, 'b', event.hook_event_name, which, who);
+      cutRules += view?.rules.length ?? 0;
+      allRules += policyView(policy, 'b', event.hook_event_name, which)?.rules.length ?? 0;
+      const ctx = () => ({ projectRoot: dir, env: {}, facts: new MemoryFacts(files) });
+      const whole = await evaluate(policy, event, ctx());
+      const cut = await evaluate(policyFromView(policy, view), event, ctx());
+      expect({ event: event.hook_event_name, tool, who, ...outcomeOf(cut) }).toEqual({ event: event.hook_event_name, tool, who, ...outcomeOf(whole) });
+    }
+    // The packs name their agents: a cut view leaves rules out.
+    expect(cutRules).toBeLessThan(allRules);
+  });
+
+  it('keeps, for an agent, only the rules its agents condition lets through; a view is only the one of whom it was cut for', () => {
+    const murdock = whoOf(policy.agents, { hook_event_name: 'PreToolUse', agent_type: 'ai-team:murdock' });
+    const main = whoOf(policy.agents, { hook_event_name: 'PreToolUse' });
+    expect(murdock).toEqual({ agent: 'murdock', main: false });
+    expect(main).toEqual({ agent: policy.agents.main ?? null, main: true });
+    const forMurdock = policyView(policy, 'b', 'PreToolUse', 'Write', murdock)!;
+    expect(forMurdock.rules.every((r) => r.agents === null || r.agents.includes('murdock'))).toBe(true);
+    expect(forMurdock.rules.every((r) => r.actors === undefined || r.actors === 'others')).toBe(true);
+    expect(isViewOf(JSON.parse(JSON.stringify(forMurdock)), 'b', 'PreToolUse', 'Write', murdock)).toBe(true);
+    expect(isViewOf(JSON.parse(JSON.stringify(forMurdock)), 'b', 'PreToolUse', 'Write', main)).toBe(false);
+    expect(isViewOf(JSON.parse(JSON.stringify(forMurdock)), 'b', 'PreToolUse', 'Write')).toBe(false);
   });
 
   it('keeps the patterned rules that match a named tool in that tool\'s view', async () => {

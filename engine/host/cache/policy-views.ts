@@ -3,12 +3,25 @@
  * artefact is rules the event at hand cannot reach (1,000 rules make a ~580 KB artefact,
  * and parsing it alone costs ~3 ms), so beside the full artefact the cache keeps a small
  * head (settings, agents, the sources' fingerprints) and one view per event, and per tool
- * that rules name on it: the rules that can apply, in policy order, with their own index.
- * The runner then reads the head and one view.
+ * that rules name on it, and per agent acting: the rules that can apply, in policy order,
+ * with their own index. The runner then reads the head and one view.
  */
+import { isMainSession, resolveAgent } from '../../evaluate/agent';
+import { agentsFailure } from '../../evaluate/conditions';
 import { anyMatch } from '../../evaluate/regex';
 import { buildRuleIndex } from '../../rule-index';
-import type { CompiledPolicy, CompiledRule, RuleIndex } from '../../types';
+import type { CompiledAgents, CompiledPolicy, CompiledRule, HookEvent, RuleIndex } from '../../types';
+
+/**
+ * Who acts, as the evaluator resolves it from the event (the agent, and whether it is the
+ * main session). A view cut for someone holds only the rules that can apply to them: a
+ * Write on a policy of 1,000 rules has ~300 candidates, most of them for other agents,
+ * and each is parsed at every event otherwise.
+ */
+export interface ViewWho {
+  agent: string | null;
+  main: boolean;
+}
 
 /** One view: what the runner needs for `event` (and `tool`, when the view is a tool's). */
 export interface PolicyView {
@@ -17,8 +30,18 @@ export interface PolicyView {
   event: string;
   /** The tool it was cut for, or null for the event's other tools and tool-less events. */
   tool: string | null;
+  /** Whom it was cut for; absent: every agent's rules. */
+  who?: ViewWho;
   rules: CompiledRule[];
   index: RuleIndex;
+}
+
+/**
+ * Who acts in `event`, as evaluate.ts resolves it.
+ * @example whoOf(policy.agents, { hook_event_name: 'PreToolUse', agent_type: 'ba' }) // { agent: 'ba', main: false }
+ */
+export function whoOf(agents: CompiledAgents, event: HookEvent): ViewWho {
+  return { agent: resolveAgent(agents, event), main: isMainSession(agents, event) };
 }
 
 /** For each event that has rules, the tools with a view of their own. */
@@ -39,15 +62,18 @@ export function viewCatalog(policy: CompiledPolicy): ViewCatalog {
  * event's other tools and tool-less events); null when the event has no rules.
  * @example policyView(policy, 'b1', 'PreToolUse', 'Bash')?.rules // the rules a Bash call can meet
  */
-export function policyView(policy: CompiledPolicy, build: string, event: string, tool: string | null): PolicyView | null {
+export function policyView(policy: CompiledPolicy, build: string, event: string, tool: string | null, who?: ViewWho): PolicyView | null {
   const bucket = Object.prototype.hasOwnProperty.call(policy.index.byEvent, event) ? policy.index.byEvent[event] : undefined;
   if (!bucket) return null;
   // Other tools can meet any patterned rule; a tool-less event meets only anyTool rules.
   const indices = tool === null
     ? [...bucket.anyTool, ...bucket.patterned]
     : [...bucket.anyTool, ...(bucket.byTool[tool] ?? []), ...bucket.patterned.filter((i) => anyMatch(policy.rules[i].tools?.patterns ?? [], tool))];
-  const rules = [...new Set(indices)].sort((a, b) => a - b).map((i) => policy.rules[i]);
-  return { build, event, tool, rules, index: buildRuleIndex(rules) };
+  const all = [...new Set(indices)].sort((a, b) => a - b).map((i) => policy.rules[i]);
+  if (!who) return { build, event, tool, rules: all, index: buildRuleIndex(all) };
+  // A rule left out would fail its agents condition at this event: not matched either way.
+  const rules = all.filter((r) => agentsFailure(r, who.agent, who.main) === null);
+  return { build, event, tool, who, rules, index: buildRuleIndex(rules) };
 }
 
 /**
@@ -79,8 +105,18 @@ export function viewTool(catalog: ViewCatalog, event: string, tool: string | nul
 }
 
 /** True when a parsed view is the one asked for, from the build asked for. */
-export function isViewOf(value: unknown, build: string, event: string, tool: string | null): value is PolicyView {
+export function isViewOf(value: unknown, build: string, event: string, tool: string | null, who?: ViewWho): value is PolicyView {
   const v = value as Partial<PolicyView> | null;
-  return !!v && typeof v === 'object' && v.build === build && v.event === event && v.tool === tool
+  return !!v && typeof v === 'object' && v.build === build && v.event === event && v.tool === tool && sameWho(v.who, who)
     && Array.isArray(v.rules) && !!v.index && typeof v.index === 'object';
+}
+
+function sameWho(a: ViewWho | undefined, b: ViewWho | undefined): boolean {
+  if (!a || !b) return !a && !b;
+  return a.agent === b.agent && a.main === b.main;
+}
+
+/** What tells views for different people apart in their file names ('' for a view of every agent's rules). */
+export function whoKey(who: ViewWho | undefined): string {
+  return who ? `\0${JSON.stringify([who.agent, who.main])}` : '';
 }

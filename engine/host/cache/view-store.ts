@@ -6,10 +6,10 @@
  * built it, and the first event of each other kind cuts its own from the full artefact
  * (a policy edit then writes 2 or 3 files, not 30). Written and read through cache-store.ts.
  */
-import type { CompiledPolicy } from '../../types';
+import type { CompiledPolicy, HookEvent } from '../../types';
 import * as path from 'path';
 import { readCacheFiles, removeOtherViews, shortKey, writeCacheFile } from './cache-store';
-import { isViewOf, policyFromView, policyView, viewCatalog, viewTool, type PolicyView, type ViewCatalog } from './policy-views';
+import { isViewOf, policyFromView, policyView, viewCatalog, viewTool, whoKey, whoOf, type PolicyView, type ViewCatalog, type ViewWho } from './policy-views';
 import type { SourceHash } from './sources';
 
 /** The head of an artefact's views: the policy without its rules, and which views its build wrote. */
@@ -30,6 +30,8 @@ export interface CachedHead {
 export interface WantedView {
   event: string;
   tool: string | null;
+  /** The event itself: the view is then cut for whoever acts in it (policy-views.ts ViewWho). */
+  subject?: HookEvent;
 }
 
 /**
@@ -41,10 +43,11 @@ export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHe
   const build = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const catalog = viewCatalog(artefact.policy);
   const which = viewTool(catalog, wanted.event, wanted.tool);
-  const view = which === undefined ? null : policyView(artefact.policy, build, wanted.event, which);
+  const who = wanted.subject ? whoOf(artefact.policy.agents, wanted.subject) : undefined;
+  const view = which === undefined ? null : policyView(artefact.policy, build, wanted.event, which, who);
   const written = new Map<string, Set<string>>();
   if (view) {
-    const file = viewName(name, view.event, view.tool);
+    const file = viewName(name, view.event, view.tool, view.who);
     const result = writeCacheFile(dirs, file, JSON.stringify(view));
     if ('errors' in result) return result.errors;
     addTo(written, path.dirname(result.file), file);
@@ -59,9 +62,9 @@ export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHe
  * writes it beside the head, for the events after this one. Returns the view, also when it
  * could not be written.
  */
-export function storeView(dirs: string[], name: string, policy: CompiledPolicy, build: string, event: string, tool: string | null): PolicyView | null {
-  const view = policyView(policy, build, event, tool);
-  if (view) writeCacheFile(dirs, viewName(name, event, tool), JSON.stringify(view));
+export function storeView(dirs: string[], name: string, policy: CompiledPolicy, build: string, event: string, tool: string | null, who?: ViewWho): PolicyView | null {
+  const view = policyView(policy, build, event, tool, who);
+  if (view) writeCacheFile(dirs, viewName(name, event, tool, who), JSON.stringify(view));
   return view;
 }
 
@@ -90,8 +93,8 @@ export function* readHeads(dirs: string[], name: string, isArtefact: (value: unk
 }
 
 /** The view of `build` for `event` and `tool`; undefined when no folder has it. */
-export function readView(dirs: string[], name: string, build: string, event: string, tool: string | null): PolicyView | undefined {
-  return readStampedView(dirs, name, build, event, tool, undefined)?.view;
+export function readView(dirs: string[], name: string, build: string, event: string, tool: string | null, who?: ViewWho): PolicyView | undefined {
+  return readStampedView(dirs, name, build, event, tool, who, undefined)?.view;
 }
 
 /**
@@ -100,11 +103,11 @@ export function readView(dirs: string[], name: string, build: string, event: str
  * process, and V8 then compiling that loop on another thread: ~4 MB of memory). Also says
  * the file's fingerprint now, for the head to keep.
  */
-export function readStampedView(dirs: string[], name: string, build: string, event: string, tool: string | null, head: Pick<CachedHead, 'stamps'> | undefined, now?: number): { view: PolicyView; file: string; fingerprint: string | null } | undefined {
-  const file = viewName(name, event, tool);
+export function readStampedView(dirs: string[], name: string, build: string, event: string, tool: string | null, who: ViewWho | undefined, head: Pick<CachedHead, 'stamps'> | undefined, now?: number): { view: PolicyView; file: string; fingerprint: string | null } | undefined {
+  const file = viewName(name, event, tool, who);
   for (const { text, fingerprint } of readCacheFiles(dirs, file, { fingerprint: head?.stamps?.[file], now })) {
     const value = parseJson(text);
-    if (isViewOf(value, build, event, tool)) return { view: value, file, fingerprint };
+    if (isViewOf(value, build, event, tool, who)) return { view: value, file, fingerprint };
   }
   return undefined;
 }
@@ -123,6 +126,6 @@ function headName(name: string): string {
   return `${name.slice(0, -'.json'.length)}.head.json`;
 }
 
-function viewName(name: string, event: string, tool: string | null): string {
-  return `${name.slice(0, -'.json'.length)}.view.${shortKey(`${event}\0${tool ?? ''}`)}.json`;
+function viewName(name: string, event: string, tool: string | null, who?: ViewWho): string {
+  return `${name.slice(0, -'.json'.length)}.view.${shortKey(`${event}\0${tool ?? ''}${whoKey(who)}`)}.json`;
 }
