@@ -91,7 +91,7 @@ describe('policyViews', () => {
     expect(main).toEqual({ agent: policy.agents.main ?? null, main: true });
     const forMurdock = policyView(policy, 'b', 'PreToolUse', 'Write', murdock)!;
     expect(forMurdock.rules.every((r) => r.agents === null || r.agents.includes('murdock'))).toBe(true);
-    expect(forMurdock.rules.every((r) => r.actors === undefined || r.actors === 'others')).toBe(true);
+    expect(forMurdock.rules.every((r) => r.actors === undefined || r.actors === 'agents')).toBe(true);
     expect(isViewOf(JSON.parse(JSON.stringify(forMurdock)), 'b', 'PreToolUse', 'Write', murdock)).toBe(true);
     expect(isViewOf(JSON.parse(JSON.stringify(forMurdock)), 'b', 'PreToolUse', 'Write', main)).toBe(false);
     expect(isViewOf(JSON.parse(JSON.stringify(forMurdock)), 'b', 'PreToolUse', 'Write')).toBe(false);
