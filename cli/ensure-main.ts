@@ -45,6 +45,7 @@ export function ensureArgs(args: readonly string[]): EnsureArgs | null {
 /**
  * Runs the hook for `args` (after `serve`) and gives its exit code, 2 after an internal
  * error as the CLI would; null when the arguments are not this path's (the CLI is to run them).
+ * @example await main(['--ensure', '--port', '8707'], '/p/node_modules/hookpolicy/bin/policy.cjs') // 0 once the server runs
  */
 export function main(args: readonly string[], binPath: string): Promise<number> | null {
   const parsed = ensureArgs(args);

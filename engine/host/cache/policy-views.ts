@@ -116,7 +116,10 @@ function sameWho(a: ViewWho | undefined, b: ViewWho | undefined): boolean {
   return a.agent === b.agent && a.main === b.main;
 }
 
-/** What tells views for different people apart in their file names ('' for a view of every agent's rules). */
+/**
+ * What tells views for different people apart in their file names ('' for a view of every agent's rules).
+ * @example whoKey({ agent: 'ba', main: false }) // '\\0["ba",false]'
+ */
 export function whoKey(who: ViewWho | undefined): string {
   return who ? `\0${JSON.stringify([who.agent, who.main])}` : '';
 }

@@ -25,7 +25,10 @@ const RECORD = /^(\d{20} \d{20} \d{20}) ([0-9a-f]{64})\n$/;
 /** What the log is, as fstat with bigint times gives it. */
 export type LogStats = Pick<fs.BigIntStats, 'ino' | 'size' | 'ctimeNs'>;
 
-/** Where the last line's hash of the log at `logPath` is kept. */
+/**
+ * Where the last line's hash of the log at `logPath` is kept.
+ * @example lastLinePathOf('/p/.claude/decisions.jsonl') // '/p/.claude/decisions.jsonl.last'
+ */
 export function lastLinePathOf(logPath: string): string {
   return `${logPath}.last`;
 }
