@@ -17,6 +17,10 @@ interface Node {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const LEAF_KEYS = new Set(['type', 'value', 'position']);
+const BINARY_KEYS = new Set(['type', 'value', 'position', 'lhs', 'rhs']);
+const PATH_KEYS = new Set(['type', 'steps', 'position']);
+/** A call's node also has `name`, left undefined by the parser. */
+const CALL_KEYS = new Set(['type', 'name', 'value', 'position', 'arguments', 'procedure']);
 
 /**
  * The fast form of `expression`, or null when it has a construct outside the subset (or does not parse).
@@ -45,7 +49,7 @@ function convert(node: Node): FastExpression | null {
     case 'function':
       return callOf(node);
     case 'binary': {
-      if (!onlyKeys(node, new Set(['type', 'value', 'position', 'lhs', 'rhs']))) return null;
+      if (!onlyKeys(node, BINARY_KEYS)) return null;
       const op = node.value;
       if (op !== '=' && op !== '!=' && op !== 'and' && op !== 'or') return null;
       const l = convert(node.lhs as Node);
@@ -58,7 +62,7 @@ function convert(node: Node): FastExpression | null {
 }
 
 function pathOf(node: Node): FastExpression | null {
-  if (!onlyKeys(node, new Set(['type', 'steps', 'position'])) || !Array.isArray(node.steps) || node.steps.length === 0) return null;
+  if (!onlyKeys(node, PATH_KEYS) || !Array.isArray(node.steps) || node.steps.length === 0) return null;
   const steps: string[] = [];
   for (const step of node.steps as Node[]) {
     if (step.type !== 'name' || !onlyKeys(step, LEAF_KEYS) || typeof step.value !== 'string') return null;
@@ -68,10 +72,11 @@ function pathOf(node: Node): FastExpression | null {
 }
 
 function callOf(node: Node): FastExpression | null {
-  // A call's node also has `name`, left undefined by the parser.
-  if (node.value !== '(' || node.name !== undefined || !onlyKeys(node, new Set(['type', 'name', 'value', 'position', 'arguments', 'procedure'])) || !Array.isArray(node.arguments)) return null;
+  if (node.value !== '(' || node.name !== undefined || !onlyKeys(node, CALL_KEYS) || !Array.isArray(node.arguments)) return null;
+  // Only hookpolicy's own functions: JSONata's have semantics of their own.
   const procedure = node.procedure as Node;
-  if (procedure?.type !== 'variable' || !onlyKeys(procedure, LEAF_KEYS) || typeof procedure.value !== 'string' || !EXPRESSION_FUNCTION_NAMES.includes(procedure.value)) return null;
+  const named = procedure?.type === 'variable' && onlyKeys(procedure, LEAF_KEYS) && typeof procedure.value === 'string';
+  if (!named || !EXPRESSION_FUNCTION_NAMES.includes(procedure.value as string)) return null;
   const args: FastExpression[] = [];
   for (const arg of node.arguments as Node[]) {
     const converted = convert(arg);
