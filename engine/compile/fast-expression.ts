@@ -75,15 +75,15 @@ function callOf(node: Node): FastExpression | null {
   if (node.value !== '(' || node.name !== undefined || !onlyKeys(node, CALL_KEYS) || !Array.isArray(node.arguments)) return null;
   // Only hookpolicy's own functions: JSONata's have semantics of their own.
   const procedure = node.procedure as Node;
-  const named = procedure?.type === 'variable' && onlyKeys(procedure, LEAF_KEYS) && typeof procedure.value === 'string';
-  if (!named || !EXPRESSION_FUNCTION_NAMES.includes(procedure.value as string)) return null;
+  const fn = procedure?.type === 'variable' && onlyKeys(procedure, LEAF_KEYS) && typeof procedure.value === 'string' ? procedure.value : null;
+  if (fn === null || !EXPRESSION_FUNCTION_NAMES.includes(fn)) return null;
   const args: FastExpression[] = [];
   for (const arg of node.arguments as Node[]) {
     const converted = convert(arg);
     if (!converted) return null;
     args.push(converted);
   }
-  return { k: 'call', fn: procedure.value, args };
+  return { k: 'call', fn, args };
 }
 
 function onlyKeys(node: Node, allowed: ReadonlySet<string>): boolean {
