@@ -53,11 +53,7 @@ const runHook = (function runHook(bundle) {
     process.exitCode = result.exitCode;
     // The answer is written; only now pay for storing new code caches, which can never
     // change the exit code.
-    try {
-      if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1', result.runKind);
-    } catch {
-      // A cache that cannot be stored costs only time.
-    }
+    storeCaches(cache, result.runKind);
     // After a deadline, evaluation may still hold the event loop open: stop now.
     if (result.timedOut) process.exit();
   });
@@ -152,6 +148,15 @@ const installCodeCache = (function installCodeCache(bundle, env) {
       }
     }),
   };
+});
+
+/** Stores the code caches a run missed or extended (installCodeCache's finish), after its answer. */
+const storeCaches = (function storeCaches(cache, runKind) {
+  try {
+    if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1', runKind);
+  } catch {
+    // A cache that cannot be stored costs only time.
+  }
 });
 
 /**
@@ -290,11 +295,7 @@ const runCli = (function runCli(bundle, command, installed) {
   const cli = cache ? cache.load(bundle) : require(bundle);
   cli.main(process.argv).then((code) => {
     process.exitCode = code;
-    try {
-      if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1', `cli ${command}`);
-    } catch {
-      // A cache that cannot be stored costs only time.
-    }
+    storeCaches(cache, `cli ${command}`);
   });
 });
 
@@ -314,11 +315,7 @@ const runEnsure = (function runEnsure(bundle, cliBundle) {
   if (run === null) return runCli(cliBundle, 'serve', cache);
   run.then((code) => {
     process.exitCode = code;
-    try {
-      if (cache) cache.finish(process.env.HOOKPOLICY_DEBUG_CODE_CACHE === '1', 'ensure');
-    } catch {
-      // A cache that cannot be stored costs only time.
-    }
+    storeCaches(cache, 'ensure');
   });
 });
 
