@@ -56,7 +56,19 @@ const runHook = (function runHook(bundle) {
     storeCaches(cache, result.runKind);
     // After a deadline, evaluation may still hold the event loop open: stop now.
     if (result.timedOut) process.exit();
+    endIfIdle();
   });
+});
+
+/**
+ * Ends the process at once when nothing keeps its event loop alive: the answer is written
+ * (synchronously) and the caches stored, so Node's own teardown of the heap and the
+ * environment, and a garbage collection V8 may have queued for the loop, would only
+ * delay Claude Code (~0.4-0.7 ms per event, docs/performance.md). Anything still pending
+ * (a timer, a socket, a child that is not detached) is waited for as usual.
+ */
+const endIfIdle = (function endIfIdle() {
+  if (typeof process.getActiveResourcesInfo === 'function' && process.getActiveResourcesInfo().length === 0) process.exit();
 });
 
 /**
@@ -316,6 +328,7 @@ const runEnsure = (function runEnsure(bundle, cliBundle) {
   run.then((code) => {
     process.exitCode = code;
     storeCaches(cache, 'ensure');
+    endIfIdle();
   });
 });
 
