@@ -29,6 +29,32 @@
 const fs = require('fs');
 const path = require('path');
 
+/** The Module class, without require('module'), which loads the ESM loader and source maps (~0.2 ms). */
+const Module = module.constructor;
+
+/**
+ * A CommonJS file's exports, loaded once by its known path (a bundle, a chunk beside it,
+ * dist/cache-dirs.cjs), through Module.prototype._compile (so through the code cache once
+ * it is installed) but without the module resolver: its stat and realpath calls, and
+ * Node's first-use set-up of them, would only cost time (~0.2-0.3 ms an event).
+ */
+const loadByPath = (function loadByPath(file) {
+  const loaded = Module._cache[file];
+  if (loaded) return loaded.exports;
+  const module = new Module(file, null);
+  module.filename = file;
+  module.paths = Module._nodeModulePaths(path.dirname(file));
+  Module._cache[file] = module;
+  try {
+    module._compile(fs.readFileSync(file, 'utf8'), file);
+  } catch (e) {
+    delete Module._cache[file];
+    throw e;
+  }
+  module.loaded = true;
+  return module.exports;
+});
+
 /** What the bundles require of the files beside them: `./shell.cjs`, `./compile.cjs`... */
 const CHUNK = /^\.\/[a-z][a-z0-9-]*\.cjs$/;
 
@@ -79,8 +105,6 @@ const endIfIdle = (function endIfIdle() {
  */
 const installCodeCache = (function installCodeCache(bundle, env) {
   const vm = require('vm');
-  // The Module class, without require('module'), which loads the ESM loader and source maps (~0.2 ms).
-  const Module = module.constructor;
   const dirs = cacheDirs(env);
   const compiled = [];
   const original = Module.prototype._compile;
@@ -108,7 +132,7 @@ const installCodeCache = (function installCodeCache(bundle, env) {
     const required = new Map();
     const require = (id) => {
       let exports = required.get(id);
-      if (exports === undefined) required.set(id, (exports = CHUNK.test(id) ? loadBeside(path.join(dist, id)) : module.require(id)));
+      if (exports === undefined) required.set(id, (exports = CHUNK.test(id) ? loadByPath(path.join(dist, id)) : module.require(id)));
       return exports;
     };
     require.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
@@ -116,29 +140,9 @@ const installCodeCache = (function installCodeCache(bundle, env) {
     require.main = process.mainModule;
     return script.runInThisContext().call(module.exports, module.exports, require, module, filename, path.dirname(filename));
   });
-  /**
-   * A file's exports, compiled through the cache without the module resolver: its path is
-   * known, so the stat and realpath calls of require() would only cost time. Loaded once.
-   */
-  const loadBeside = (function loadBeside(file) {
-    const loaded = Module._cache[file];
-    if (loaded) return loaded.exports;
-    const module = new Module(file, null);
-    module.filename = file;
-    module.paths = Module._nodeModulePaths(path.dirname(file));
-    Module._cache[file] = module;
-    try {
-      module._compile(fs.readFileSync(file, 'utf8'), file);
-    } catch (e) {
-      delete Module._cache[file];
-      throw e;
-    }
-    module.loaded = true;
-    return module.exports;
-  });
   return {
-    /** The bundle's exports (loadBeside). */
-    load: loadBeside,
+    /** The bundle's exports, compiled through the cache (loadByPath). */
+    load: loadByPath,
     finish: (function finish(debug, runKind) {
       // The kinds are kept one per line.
       let kind = typeof runKind === 'string' ? runKind : '';
@@ -266,6 +270,8 @@ function removeOtherKeys(dir, entry) {
   }
 }
 
+const CACHE_DIRS = path.join(__dirname, '..', 'dist', 'cache-dirs.cjs');
+
 /**
  * The cache folders this user alone can write, from the cache room
  * (engine/host/cache/dirs-entry.ts, built to dist/cache-dirs.cjs): the same folders as the
@@ -273,7 +279,7 @@ function removeOtherKeys(dir, entry) {
  */
 const cacheDirs = (function cacheDirs(env) {
   try {
-    return require('../dist/cache-dirs.cjs').codeCacheDirectories(env);
+    return loadByPath(CACHE_DIRS).codeCacheDirectories(env);
   } catch {
     return []; // No folders: no code cache, the runner still answers.
   }
@@ -281,7 +287,7 @@ const cacheDirs = (function cacheDirs(env) {
 
 /** True when a code-cache folder is this user's alone (checked again right before a write). */
 const ownFolder = (function ownFolder(dir) {
-  return require('../dist/cache-dirs.cjs').ownFolder(dir);
+  return loadByPath(CACHE_DIRS).ownFolder(dir);
 });
 
 /** A short, stable name for one installed bundle (FNV-1a, no crypto needed). */
