@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answerProblem, conditions } from './bench/conditions.mjs';
 import { daemonFigures } from './bench/daemon.mjs';
-import { caBundle, makeMemoryProject, makeProjects, makeSuites } from './bench/fixtures.mjs';
+import { caBundle, makeEditProject, makeMemoryProject, makeProjects, makeSuites } from './bench/fixtures.mjs';
 import { inProcessRate } from './bench/inprocess.mjs';
 import { otherTables, processTable, targetTable, targets } from './bench/report.mjs';
 import { peakRssMiB, rssMethod, timedRun } from './bench/spawn.mjs';
@@ -118,7 +118,9 @@ async function main() {
     const memoryProject = makeMemoryProject(repo, tmp, env);
     if (memoryProject.note) notes.push(`${memoryProject.name}: ${memoryProject.note}`);
     results.installedCommands[memoryProject.key] = memoryProject.command;
-    const list = conditions(repo, projects, env, ca, tmp, memoryProject);
+    const edited = makeEditProject(repo, tmp, env);
+    if (edited.note) notes.push(`${edited.name}: ${edited.note}`);
+    const list = conditions(repo, projects, env, ca, tmp, memoryProject, edited);
     if (!o.skip.has('process')) {
       results.process = await measureProcesses(list, o.runs, notes);
       const floor = results.process.find((r) => r.id === 'floor').stats;

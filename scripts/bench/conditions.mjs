@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path';
 
 /** Every timed condition: the floor, each project x event x CA setting, and the levers turned off. */
-export function conditions(repo, projects, env, ca, tmp, memory = null) {
+export function conditions(repo, projects, env, ca, tmp, memory = null, edited = projects[0]) {
   const node = process.execPath;
   const bin = join(repo, 'bin', 'policy.cjs');
   const withCa = { NODE_EXTRA_CA_CERTS: ca };
@@ -49,7 +49,10 @@ export function conditions(repo, projects, env, ca, tmp, memory = null) {
   };
   // The first event after a policy edit: the file changes before each run (a comment line),
   // so the runner finds its cache stale and compiles, as at the first call after a save.
-  const policyFile = join(packs.dir, '.claude', 'policies.yaml');
+  // In a project of its own (`edited`), so the packs project's other events stay steady.
+  const eenv = { ...env, CLAUDE_PROJECT_DIR: edited.dir };
+  const estdin = JSON.stringify(edited.events.none);
+  const policyFile = join(edited.dir, '.claude', 'policies.yaml');
   const policyText = readFileSync(policyFile, 'utf8');
   let edits = 0;
   const editPolicy = () => {
@@ -59,13 +62,13 @@ export function conditions(repo, projects, env, ca, tmp, memory = null) {
   // The same edit saved through `policy lint`, which leaves the runner's cache behind it (untimed).
   const editAndLint = () => {
     editPolicy();
-    const r = spawnSync(node, [bin, 'lint', '--no-settings'], { cwd: packs.dir, env: penv, encoding: 'utf8' });
+    const r = spawnSync(node, [bin, 'lint', '--no-settings'], { cwd: edited.dir, env: eenv, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`policy lint failed in the bench's packs project: ${r.stdout}${r.stderr}`);
     return {};
   };
   list.push(
-    { id: 'edit/packs', label: 'shipped packs, first event after a policy edit', command: packs.command, env: penv, stdin, kind: 'none', prepare: editPolicy },
-    { id: 'edit-lint/packs', label: 'shipped packs, first event after an edit and policy lint', command: packs.command, env: penv, stdin, kind: 'none', prepare: editAndLint },
+    { id: 'edit/packs', label: 'shipped packs, first event after a policy edit', command: edited.command, env: eenv, stdin: estdin, kind: 'none', prepare: editPolicy },
+    { id: 'edit-lint/packs', label: 'shipped packs, first event after an edit and policy lint', command: edited.command, env: eenv, stdin: estdin, kind: 'none', prepare: editAndLint },
     { id: 'lever/no-code-cache', label: 'lever off: no V8 code cache (packs, no match)', command: packs.command, env: { ...penv, HOOKPOLICY_CODE_CACHE: 'off' }, stdin, kind: 'none' },
     { id: 'lever/no-policy-cache', label: 'lever off: policy compiled every event (packs)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(true) },
     { id: 'lever/cold', label: 'lever off: no caches at all (first event ever)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(false) },

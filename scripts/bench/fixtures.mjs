@@ -109,9 +109,11 @@ export function caBundle(tmp) {
   return file;
 }
 
+const PACKS_POLICY = 'version: 1\ninclude: [ai-team, dia, security-guard]\n';
+
 /** Both projects: the shipped packs together, and a generated 1,000-rule policy. */
 export function makeProjects(repo, tmp, env, ruleCount = 1000) {
-  const packs = project(join(tmp, 'packs'), 'version: 1\ninclude: [ai-team, dia, security-guard]\n');
+  const packs = project(join(tmp, 'packs'), PACKS_POLICY);
   const big = project(join(tmp, 'rules1000'), JSON.stringify(generatedPolicy(ruleCount), null, 1));
   return [
     { name: 'shipped packs', key: 'packs', dir: packs, events: events(packs, 'rm -rf /'), ...installedCommand(repo, packs, { ...env, CLAUDE_PROJECT_DIR: packs }) },
@@ -167,6 +169,17 @@ rules:
 `;
 
 const TOPICS = ['jwt auth middleware', 'user model schema', 'error handling', 'payment webhook', 'rate limiter', 'search index', 'email templates', 'feature flags'];
+
+/**
+ * The shipped packs again, in a folder of their own, for the conditions that edit the
+ * policy before each run: edited in the packs project itself, every round would rebuild
+ * its cache, and its other events would each be timed as the first of their kind after an
+ * edit (views cut from the full artefact) instead of as the steady state they stand for.
+ */
+export function makeEditProject(repo, tmp, env) {
+  const dir = project(join(tmp, 'packs-edit'), PACKS_POLICY);
+  return { name: 'shipped packs (edited)', key: 'packs-edit', dir, events: events(dir, 'rm -rf /'), ...installedCommand(repo, dir, { ...env, CLAUDE_PROJECT_DIR: dir }) };
+}
 
 /**
  * A project whose memory store already holds `records` records of 40 earlier sessions
