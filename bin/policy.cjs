@@ -58,10 +58,13 @@ const loadByPath = (function loadByPath(file) {
 /**
  * The file a relative `require(id)` from a module in `dir` loads, found as Node's resolver
  * looks (the exact name, then with `.js`), when it is a plain .js or .cjs file (no symlink:
- * lstat) in a real folder (`dir` is one: the requiring module's path was resolved); null
- * for anything else (a folder's index, JSON, an addon, a symlink, a bare name), which goes
- * to the resolver. A dependency loaded lazily (better-sqlite3's 13 files) then costs one
- * or two lstat calls a file instead of the resolver's stats and realpath (~0.1 ms each).
+ * lstat); null for anything else (a folder's index, JSON, an addon, a symlink, a bare
+ * name), which goes to the resolver. `dir` is real (the requiring module's path was
+ * resolved); a folder below it is taken as named, so a symlinked subfolder inside a
+ * package would give the module its path through the link (none of the pinned
+ * dependencies the runner loads has one). A dependency loaded lazily (better-sqlite3's 13
+ * files) then costs one or two lstat calls a file instead of the resolver's stats and
+ * realpath (~0.1 ms each).
  */
 const relativeScript = (function relativeScript(dir, id) {
   if (!id.startsWith('./') && !id.startsWith('../')) return null;
