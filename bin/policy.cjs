@@ -57,17 +57,23 @@ const loadByPath = (function loadByPath(file) {
 
 /**
  * The file a relative `require(id)` from a module in `dir` loads, found as Node's resolver
- * looks (the exact name, then with `.js`), when it is a plain .js or .cjs file (no symlink:
- * lstat); null for anything else (a folder's index, JSON, an addon, a symlink, a bare
- * name), which goes to the resolver. `dir` is real (the requiring module's path was
- * resolved); a folder below it is taken as named, so a symlinked subfolder inside a
- * package would give the module its path through the link (none of the pinned
- * dependencies the runner loads has one). A dependency loaded lazily (better-sqlite3's 13
- * files) then costs one or two lstat calls a file instead of the resolver's stats and
- * realpath (~0.1 ms each).
+ * looks (the exact name, then with `.js`), when it is a plain .js or .cjs file reached
+ * through no symlink (lstat of it and of each folder `id` names below `dir`; `dir` is real,
+ * the requiring module's path was resolved), so its path is the real one Node would give
+ * it; null for anything else (a folder's index, JSON, an addon, a symlink, a bare name),
+ * which goes to the resolver. A dependency loaded lazily (better-sqlite3's 13 files) then
+ * costs a few lstat calls a file instead of the resolver's stats and realpath (~0.1 ms each).
  */
 const relativeScript = (function relativeScript(dir, id) {
   if (!id.startsWith('./') && !id.startsWith('../')) return null;
+  let folder = dir;
+  for (const part of id.split('/').slice(0, -1)) {
+    folder = path.join(folder, part);
+    // '.' stays and '..' goes up: the parent of a real folder is real.
+    if (part === '.' || part === '..') continue;
+    const stat = fs.lstatSync(folder, { throwIfNoEntry: false });
+    if (stat === undefined || !stat.isDirectory()) return null;
+  }
   const base = path.resolve(dir, id);
   for (const file of [base, `${base}.js`]) {
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
@@ -366,7 +372,10 @@ const runEnsure = (function runEnsure(bundle, cliBundle) {
 
 const args = process.argv.slice(2);
 const asksHelp = args.includes('--help') || args.includes('-h');
-if (args[0] === 'hook' && !asksHelp) {
+if (require.main !== module) {
+  // Required, not run (test/e2e/bin-loader.test.ts): what its tests read, and nothing runs.
+  module.exports = { relativeScript };
+} else if (args[0] === 'hook' && !asksHelp) {
   runHook(path.join(__dirname, '..', 'dist', 'hook.cjs'));
 } else if (args[0] === 'serve' && args.includes('--ensure') && !asksHelp) {
   runEnsure(path.join(__dirname, '..', 'dist', 'ensure.cjs'), path.join(__dirname, '..', 'dist', 'cli.cjs'));
