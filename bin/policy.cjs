@@ -215,8 +215,17 @@ const storeCaches = (function storeCaches(cache, runKind) {
 function readPlain(file) {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0) | (fs.constants.O_NOFOLLOW || 0));
   try {
-    if (!fs.fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
-    return fs.readFileSync(fd);
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
+    // Its size from the stat just taken: readFileSync(fd) would take it again.
+    const data = Buffer.allocUnsafe(stat.size);
+    let got = 0;
+    while (got < data.length) {
+      const n = fs.readSync(fd, data, got, data.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === data.length ? data : data.subarray(0, got);
   } finally {
     fs.closeSync(fd);
   }

@@ -31,22 +31,7 @@ export interface OpenRegularOptions {
  * @example const fd = openRegularFile('/p/.claude/decisions.jsonl', { followLinks: true });
  */
 export function openRegularFile(file: string, options: OpenRegularOptions = {}): number {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, O_RDONLY | O_NONBLOCK | (options.followLinks ? 0 : O_NOFOLLOW));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK') throw new NotPlainFileError(file, 'a symbolic link');
-    throw e;
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new NotPlainFileError(file, stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a folder' : stat.isSocket() ? 'a socket' : 'a device');
-    return fd;
-  } catch (e) {
-    fs.closeSync(fd);
-    throw e;
-  }
+  return openChecked(file, options, false).fd;
 }
 
 /**
@@ -62,9 +47,9 @@ export function readPlainFile(file: string): string {
  * @example readPlainBytes('/home/me/.cache/hookpolicy/ab.head.json')
  */
 export function readPlainBytes(file: string): Buffer {
-  const fd = openRegularFile(file);
+  const { fd, stats } = openChecked(file, {}, false);
   try {
-    return fs.readFileSync(fd);
+    return readAt(fd, 0, stats.size);
   } finally {
     fs.closeSync(fd);
   }
@@ -76,12 +61,36 @@ export function readPlainBytes(file: string): Buffer {
  * @example readPlainWithStats('/home/me/.cache/hookpolicy/ab.view.1234abcd.json').stats.ino
  */
 export function readPlainWithStats(file: string): { bytes: Buffer; stats: fs.BigIntStats } {
-  const fd = openRegularFile(file);
+  const { fd, stats } = openChecked(file, {}, true);
   try {
-    const stats = fs.fstatSync(fd, { bigint: true });
-    return { bytes: fs.readFileSync(fd), stats };
+    return { bytes: readAt(fd, 0, Number(stats.size)), stats };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * openRegularFile, with the one fstat that judged the file (bigint when asked): the
+ * readers above read its size from it instead of taking the stats again.
+ */
+function openChecked(file: string, options: OpenRegularOptions, bigint: false): { fd: number; stats: fs.Stats };
+function openChecked(file: string, options: OpenRegularOptions, bigint: true): { fd: number; stats: fs.BigIntStats };
+function openChecked(file: string, options: OpenRegularOptions, bigint: boolean): { fd: number; stats: fs.Stats | fs.BigIntStats } {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_RDONLY | O_NONBLOCK | (options.followLinks ? 0 : O_NOFOLLOW));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new NotPlainFileError(file, 'a symbolic link');
+    throw e;
+  }
+  try {
+    const stats = bigint ? fs.fstatSync(fd, { bigint: true }) : fs.fstatSync(fd);
+    if (!stats.isFile()) throw new NotPlainFileError(file, stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a folder' : stats.isSocket() ? 'a socket' : 'a device');
+    return { fd, stats };
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
   }
 }
 
