@@ -3,8 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Every timed condition: the floor, each project x event x CA setting, and the levers turned off. */
-export function conditions(repo, projects, env, ca, tmp, memory = null, edited = projects[0]) {
+/**
+ * Every timed condition: the floor, each project x event x CA setting, the memory project's
+ * events, the first event after an edit (in `edited`, a copy of the packs project: fixtures.mjs
+ * makeEditProject), and the levers turned off.
+ */
+export function conditions(repo, projects, env, ca, tmp, memory, edited) {
   const node = process.execPath;
   const bin = join(repo, 'bin', 'policy.cjs');
   const withCa = { NODE_EXTRA_CA_CERTS: ca };
