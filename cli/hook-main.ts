@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import { runHook } from './hook';
 import { parseHookArgs } from './hook-args';
+import { runKind } from './run-kind';
 
 // The engine's hot path, for in-process use (scripts/bench.mjs, embedding): already in
 // this bundle, so exporting them costs nothing at start-up.
@@ -18,8 +19,7 @@ export interface HookMainResult {
   /** The deadline passed: bin ends the process at once instead of waiting for stray work. */
   timedOut: boolean;
   /**
-   * What kind of run this was (`PreToolUse/Bash/deny`), for bin's code cache: runs of one
-   * kind use much the same functions, so a cache that has seen every kind compiles none.
+   * What kind of run this was (`PreToolUse/Bash/deny/w`), for bin's code cache (run-kind.ts).
    */
   runKind: string;
 }
@@ -34,8 +34,7 @@ export async function main(argv: string[]): Promise<HookMainResult> {
   const result = await runHook({ argv, stdin, env: process.env, cwd: process.cwd() });
   writeAll(1, result.response.stdout);
   writeAll(2, result.response.stderr);
-  const d = result.decision;
-  return { exitCode: result.response.exitCode, timedOut: result.timedOut, runKind: d ? `${d.event}/${d.tool ?? ''}/${d.outcome}` : 'failed' };
+  return { exitCode: result.response.exitCode, timedOut: result.timedOut, runKind: runKind(result.decision, result.event) };
 }
 
 function readStdin(): string {

@@ -63,6 +63,8 @@ export interface HookResult {
   /** Problems that went to stderr only (cache-error, log-error). */
   warnings: Diagnostic[];
   timedOut: boolean;
+  /** The event a decision was reached for (absent when there is none): what the run's kind reads (run-kind.ts). */
+  event?: HookEvent;
   /**
    * Set when the answer was given without judging the event (a failure answered per
    * on_error): what failed and which on_error applied. Counted by the fail-open counter.
@@ -199,7 +201,7 @@ async function decide(
     env: input.env, dirs: input.cacheDirs, projectRoot, event, eventName: event.hook_event_name, policy: () => null, problems: unchecked, onError, now: now(),
   }) : [];
   const all = [...warnings, ...memoryProblems, ...logProblems, ...countWarnings];
-  return { response: withWarnings(response, all), decision, warnings: all, timedOut: false };
+  return { response: withWarnings(response, all), decision, warnings: all, timedOut: false, event };
 }
 
 /**

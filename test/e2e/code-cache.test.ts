@@ -98,6 +98,23 @@ describe('the V8 code cache', () => {
     expect(runWith(event())).toBe('hit');
   });
 
+  it('a shell command with a construct the cache has not seen (a redirection, a here-document) extends the shell chunk\'s cache too', () => {
+    const bash = (command: string) => {
+      const input = JSON.stringify({ hook_event_name: 'PreToolUse', cwd: root, tool_name: 'Bash', tool_input: { command } });
+      const r = spawnSync(process.execPath, [bin, 'hook'], { input, env: env({ HOOKPOLICY_DEBUG_CODE_CACHE: '1' }), encoding: 'utf8' });
+      const m = /code cache (\w+) shell\.cjs \((.*)\)/.exec(r.stderr);
+      return { status: m?.[1], kinds: m ? fs.readFileSync(m[2].replace(/\.cache$/, '.kinds'), 'utf8') : '', answer: [r.stdout, r.status] };
+    };
+    // The run that compiles the policy stores the chunk's cache (only the bundle's is not).
+    expect(bash('ls').status).toBe('miss');
+    expect(bash('ls -la && git status').status).toBe('hit');
+    // The same event, tool and outcome: only the redirection tells this run's code apart.
+    const redirect = bash('echo done > out.txt');
+    expect([redirect.status, redirect.kinds, redirect.answer]).toEqual(['extended', 'PreToolUse/Bash/none\nPreToolUse/Bash/none/w\n', ['', 0]]);
+    expect(bash("cat <<'EOF' > notes.md\nx\nEOF").status).toBe('extended');
+    expect(bash('echo again > other.txt').status).toBe('hit');
+  });
+
   it('a corrupt cache still gives the right answer, and is rewritten', () => {
     run();
     run();
