@@ -233,6 +233,45 @@ describe('loadPolicyForEvent (the runner\'s views)', () => {
     expect(builds).toBe(1);
   });
 
+  it('cuts a view per agent the rules name; every agent they do not name shares one, with the rules that apply to it', () => {
+    fs.writeFileSync(root(), [
+      'version: 1',
+      'agents: { identity: [agent_type], roles: { builders: [ba, bb] } }',
+      'rules:',
+      '  - { id: builders-no-env, on: PreToolUse, tools: Write, agents: builders, paths: { deny: ["**/.env"] }, deny: "no env" }',
+      '  - { id: ba-only, on: PreToolUse, tools: Write, agents: ba, ask: "sure?" }',
+      '  - { id: everyone, on: PreToolUse, tools: Write, warn: "a write" }',
+    ].join('\n'));
+    const write = (agent?: string) => loadPolicyForEvent({ roots: [root()], env: {}, compiler, dirs: [cacheDir], engineVersion: 'test' },
+      'PreToolUse', 'Write', { hook_event_name: 'PreToolUse', tool_name: 'Write', ...(agent ? { agent_type: agent } : {}) });
+    const views = () => cacheFiles().filter((f) => f.includes('.view.'));
+    const ids = (agent?: string) => write(agent).policy?.rules.map((r) => r.id);
+    expect(ids('ba')).toEqual(['builders-no-env', 'ba-only', 'everyone']);
+    expect(ids('bb')).toEqual(['builders-no-env', 'everyone']);
+    expect(views()).toHaveLength(2);
+    // The main session and agents no rule names: one view each, whatever the names.
+    expect(ids()).toEqual(['everyone']);
+    expect(ids('helper-1')).toEqual(['everyone']);
+    expect(views()).toHaveLength(4);
+    for (const name of ['helper-2', 'helper-3', 'Ba', 'ba ', 'builders']) expect(ids(name)).toEqual(['everyone']);
+    expect(views()).toHaveLength(4);
+    expect(ids('ba')).toEqual(['builders-no-env', 'ba-only', 'everyone']);
+    expect(builds).toBe(1);
+  });
+
+  it('a head without the names its rules give agents is not used: it is written again from the full artefact', () => {
+    forEvent('Stop', null);
+    const head = path.join(cacheDir, cacheFiles().find((f) => f.includes('.head.')) as string);
+    const headValue = () => JSON.parse(unsealed(fs.readFileSync(head, 'utf8')) as string) as Record<string, unknown>;
+    const { namedAgents: _dropped, ...rest } = headValue();
+    fs.writeFileSync(head, sealed(JSON.stringify(rest)));
+    const r = forEvent('PreToolUse', 'Bash');
+    expect([r.fromCache, r.policy?.rules.map((x) => x.id), builds]).toEqual([true, ['a-bash', 'a-write', 'a-stop'], 1]);
+    expect(r.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/ignoring a corrupt policy cache file/));
+    expect(headValue().namedAgents).toEqual([]);
+    expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((x) => x.id)).toEqual(['a-bash']);
+  });
+
   it('a policy that does not build is reported as by loadPolicy', () => {
     fs.writeFileSync(root(), 'version: 1\nsettings: { deadline_ms: soon }\n');
     const r = forEvent('Stop', null);

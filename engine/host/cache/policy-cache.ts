@@ -12,9 +12,9 @@ import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherBuilds, tak
 import type { CompileResult } from '../compile-entry';
 import { ENGINE_VERSION } from '../engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
-import { policyFromView, viewTool, whoOf, type PolicyView, type ViewWho } from './policy-views';
+import { namedAgents, policyFromView, viewTool, whoOf, type PolicyView, type ViewWho } from './policy-views';
 import { checkSources, fingerprintSources, hashFile, type SourceHash } from './sources';
-import { parseJson, readHeads, readStampedView, readView, storeView, storeViews, writeHead, type WantedView } from './view-store';
+import { parseJson, readHeads, readStampedView, readView, storeView, storeViews, writeHead, type CachedHead, type WantedView } from './view-store';
 
 /** What is stored: the policy and the hashes that keep it valid. */
 export interface CachedArtefact {
@@ -129,10 +129,10 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
     const check = checkSources(head.sources, options.hash ?? hashFile, now());
     if (!check.fresh) break;
     const which = viewTool(head.views, event, tool);
-    const who = subject ? whoOf(head.policy.agents, subject) : undefined;
+    const who = subject ? whoOf(head.policy.agents, head.namedAgents, subject) : undefined;
     const stamped = which === undefined ? undefined : readStampedView(dirs, name, head.build, event, which, who, head, now());
     // The first event of its kind (and agent) since the build cuts its view from the full artefact.
-    const view = which === undefined ? null : stamped?.view ?? viewFromArtefact(dirs, name, engine, options, head.build, event, which, who);
+    const view = which === undefined ? null : stamped?.view ?? viewFromArtefact(dirs, name, engine, options, head, event, which, who);
     if (view === undefined) break;
     // Fingerprints that can now be trusted (the sources', the view's) are written back once.
     const stamp = stamped && stamped.fingerprint !== null && head.stamps?.[stamped.file] !== stamped.fingerprint ? { [stamped.file]: stamped.fingerprint } : null;
@@ -162,9 +162,11 @@ export function prepareRunnerCache(options: LoadPolicyOptions): LoadPolicyResult
   const name = cacheFileName(options.roots, engine);
   for (const { head } of readHeads(dirs, name, (value) => validArtefact(value, engine))) {
     if (!head || !sameList(head.roots, options.roots) || !sameGuards(head, options)) continue;
+    // Views are cut from this compile for the head's build: only when its rules name the same agents.
+    if (!sameList(namedAgents(loaded.policy.rules), head.namedAgents)) break;
     for (const [event, tools] of Object.entries(head.views)) {
       // The main session's views (subagents cut their own at their first event of a kind).
-      const who = whoOf(loaded.policy.agents, { hook_event_name: event });
+      const who = whoOf(loaded.policy.agents, head.namedAgents, { hook_event_name: event });
       for (const tool of [null, ...tools]) {
         if (readView(dirs, name, head.build, event, tool, who) === undefined) storeView(dirs, name, loaded.policy, head.build, event, tool, who);
       }
@@ -196,11 +198,15 @@ function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact, w
  * is fresh and built from the same roots, and written for the next event; undefined when
  * there is none (the runner then loads the policy the long way).
  */
-function viewFromArtefact(dirs: string[], name: string, engine: string, options: LoadPolicyOptions, build: string, event: string, tool: string | null, who: ViewWho | undefined): PolicyView | null | undefined {
+function viewFromArtefact(
+  dirs: string[], name: string, engine: string, options: LoadPolicyOptions, head: Pick<CachedHead, 'build' | 'namedAgents'>, event: string, tool: string | null, who: ViewWho | undefined,
+): PolicyView | null | undefined {
   const now = options.now ?? Date.now;
   for (const artefact of readArtefacts(dirs, name, engine).artefacts) {
     if (!sameList(artefact.roots, options.roots) || !sameGuards(artefact, options) || !checkSources(artefact.sources, options.hash ?? hashFile, now()).fresh) continue;
-    return storeView(dirs, name, artefact.policy, build, event, tool, who);
+    // `who` was told apart by the head's names: a view is cut only from rules naming the same agents.
+    if (!sameList(namedAgents(artefact.policy.rules), head.namedAgents)) continue;
+    return storeView(dirs, name, artefact.policy, head.build, event, tool, who);
   }
   return undefined;
 }

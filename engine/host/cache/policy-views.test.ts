@@ -8,7 +8,7 @@ import { expandShorthand } from '../../testing/shorthand';
 import type { EventShorthand } from '../../testing/types';
 import type { CompiledPolicy, Decision, HookEvent } from '../../types';
 import { compilePolicyFiles } from '../compile-entry';
-import { isViewOf, policyFromView, policyView, policyViews, viewTool, whoOf } from './policy-views';
+import { isViewOf, namedAgents, policyFromView, policyView, policyViews, viewTool, whoOf } from './policy-views';
 
 const PACKS = path.join(__dirname, '..', '..', '..', 'policies');
 let dir: string;
@@ -71,7 +71,7 @@ describe('policyViews', () => {
       const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
       const which = viewTool(catalog, event.hook_event_name, tool);
       if (which === undefined) continue;
-      const who = whoOf(policy.agents, event);
+      const who = whoOf(policy.agents, namedAgents(policy.rules), event);
       const view = policyView(policy, 'b', event.hook_event_name, which, who);
       cutRules += view?.rules.length ?? 0;
       allRules += policyView(policy, 'b', event.hook_event_name, which)?.rules.length ?? 0;
@@ -84,9 +84,35 @@ describe('policyViews', () => {
     expect(cutRules).toBeLessThan(allRules);
   });
 
+  it('tells apart only the agents the rules name: any other agent, and none, get the same view, which decides as the whole policy does', async () => {
+    const named = namedAgents(policy.rules);
+    expect(named).toEqual(expect.arrayContaining(['murdock', 'ba']));
+    const { catalog } = policyViews(policy, 'b');
+    let compared = 0;
+    for (const { event, files } of packCases()) {
+      const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
+      const which = viewTool(catalog, event.hook_event_name, tool);
+      if (which === undefined) continue;
+      for (const stranger of ['stranger-1', 'MURDOCK', 'ai-team:', 'builders']) {
+        const as: HookEvent = { ...event, agent_type: stranger };
+        const who = whoOf(policy.agents, named, as);
+        expect(who.agent === null || named.includes(who.agent)).toBe(true);
+        const view = policyView(policy, 'b', event.hook_event_name, which, who);
+        const ctx = () => ({ projectRoot: dir, env: {}, facts: new MemoryFacts(files) });
+        const whole = await evaluate(policy, as, ctx());
+        const cut = await evaluate(policyFromView(policy, view), as, ctx());
+        expect({ event: event.hook_event_name, tool, stranger, ...outcomeOf(cut) }).toEqual({ event: event.hook_event_name, tool, stranger, ...outcomeOf(whole) });
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+    const strangers = ['x', 'y-2'].map((a) => whoOf(policy.agents, named, { hook_event_name: 'PreToolUse', agent_type: a }));
+    expect(strangers).toEqual([{ agent: null, main: false }, { agent: null, main: false }]);
+  });
+
   it('keeps, for an agent, only the rules its agents condition lets through; a view is only the one of whom it was cut for', () => {
-    const murdock = whoOf(policy.agents, { hook_event_name: 'PreToolUse', agent_type: 'ai-team:murdock' });
-    const main = whoOf(policy.agents, { hook_event_name: 'PreToolUse' });
+    const murdock = whoOf(policy.agents, namedAgents(policy.rules), { hook_event_name: 'PreToolUse', agent_type: 'ai-team:murdock' });
+    const main = whoOf(policy.agents, namedAgents(policy.rules), { hook_event_name: 'PreToolUse' });
     expect(murdock).toEqual({ agent: 'murdock', main: false });
     expect(main).toEqual({ agent: policy.agents.main ?? null, main: true });
     const forMurdock = policyView(policy, 'b', 'PreToolUse', 'Write', murdock)!;

@@ -37,11 +37,26 @@ export interface PolicyView {
 }
 
 /**
- * Who acts in `event`, as evaluate.ts resolves it.
- * @example whoOf(policy.agents, { hook_event_name: 'PreToolUse', agent_type: 'ba' }) // { agent: 'ba', main: false }
+ * Who acts in `event`, as evaluate.ts resolves it, as far as a view can tell them apart:
+ * an agent that no rule names (`named`: namedAgents) is `agent: null`, like no agent at
+ * all, since every rule with an agents condition leaves both out. So the agents a policy
+ * does not name share one view per event and tool, however many names they come with,
+ * instead of each name adding its own files to the cache until the next build.
+ * @example whoOf(policy.agents, ['ba'], { hook_event_name: 'PreToolUse', agent_type: 'ba' }) // { agent: 'ba', main: false }
+ * @example whoOf(policy.agents, ['ba'], { hook_event_name: 'PreToolUse', agent_type: 'helper-7' }) // { agent: null, main: false }
  */
-export function whoOf(agents: CompiledAgents, event: HookEvent): ViewWho {
-  return { agent: resolveAgent(agents, event), main: isMainSession(agents, event) };
+export function whoOf(agents: CompiledAgents, named: readonly string[], event: HookEvent): ViewWho {
+  const agent = resolveAgent(agents, event);
+  return { agent: agent !== null && named.includes(agent) ? agent : null, main: isMainSession(agents, event) };
+}
+
+/**
+ * Every agent a rule's agents condition lists (roles expanded when compiled), sorted: the
+ * agents whoOf tells apart.
+ * @example namedAgents(policy.rules) // ['ba', 'murdock']
+ */
+export function namedAgents(rules: readonly CompiledRule[]): string[] {
+  return [...new Set(rules.flatMap((r) => r.agents ?? []))].sort();
 }
 
 /** For each event that has rules, the tools with a view of their own. */

@@ -9,7 +9,7 @@
 import type { CompiledPolicy, HookEvent } from '../../types';
 import * as path from 'path';
 import { readCacheFiles, removeOtherViews, shortKey, writeCacheFile } from './cache-store';
-import { isViewOf, policyFromView, policyView, viewCatalog, viewTool, whoKey, whoOf, type PolicyView, type ViewCatalog, type ViewWho } from './policy-views';
+import { isViewOf, namedAgents, policyFromView, policyView, viewCatalog, viewTool, whoKey, whoOf, type PolicyView, type ViewCatalog, type ViewWho } from './policy-views';
 import type { SourceHash } from './sources';
 
 /** The head of an artefact's views: the policy without its rules, and which views its build wrote. */
@@ -20,6 +20,8 @@ export interface CachedHead {
   build: string;
   policy: CompiledPolicy;
   views: ViewCatalog;
+  /** The agents the rules name (namedAgents): whoOf tells only these apart, the head having no rules to read them from. */
+  namedAgents: string[];
   /** What the policy's self-protection rules were made for (guardsKey), as in the artefact. */
   guards?: string;
   /** View file name -> the stat fingerprint it had when its seal was last found good. */
@@ -39,11 +41,12 @@ export interface WantedView {
  * has rules), then removes the views of earlier builds. Returns the errors met (none: the
  * view and the head were written).
  */
-export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHead, 'build' | 'views'>, wanted: WantedView): string[] {
+export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHead, 'build' | 'views' | 'namedAgents'>, wanted: WantedView): string[] {
   const build = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const catalog = viewCatalog(artefact.policy);
   const which = viewTool(catalog, wanted.event, wanted.tool);
-  const who = wanted.subject ? whoOf(artefact.policy.agents, wanted.subject) : undefined;
+  const named = namedAgents(artefact.policy.rules);
+  const who = wanted.subject ? whoOf(artefact.policy.agents, named, wanted.subject) : undefined;
   const view = which === undefined ? null : policyView(artefact.policy, build, wanted.event, which, who);
   const written = new Map<string, Set<string>>();
   if (view) {
@@ -52,7 +55,7 @@ export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHe
     if ('errors' in result) return result.errors;
     addTo(written, path.dirname(result.file), file);
   }
-  const headErrors = writeHead(dirs, name, { ...artefact, build, policy: policyFromView(artefact.policy, null), views: catalog });
+  const headErrors = writeHead(dirs, name, { ...artefact, build, policy: policyFromView(artefact.policy, null), views: catalog, namedAgents: named });
   if (headErrors.length === 0) for (const [dir, files] of written) removeOtherViews(dir, name, files);
   return headErrors;
 }
@@ -87,7 +90,8 @@ export function writeHead(dirs: string[], name: string, head: CachedHead): strin
 export function* readHeads(dirs: string[], name: string, isArtefact: (value: unknown) => boolean): Generator<{ file: string; head: CachedHead | null }> {
   for (const { file, text } of readCacheFiles(dirs, headName(name))) {
     const h = parseJson(text) as Partial<CachedHead> | undefined;
-    const ok = !!h && typeof h === 'object' && typeof h.build === 'string' && !!h.views && typeof h.views === 'object' && isArtefact(h);
+    const ok = !!h && typeof h === 'object' && typeof h.build === 'string' && !!h.views && typeof h.views === 'object'
+      && Array.isArray(h.namedAgents) && h.namedAgents.every((a) => typeof a === 'string') && isArtefact(h);
     yield { file, head: ok ? (h as CachedHead) : null };
   }
 }
