@@ -18,6 +18,8 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
+/** require() from the project, for what the build itself reads of its dependencies. */
+const requireHere = createRequire(join(root, 'package.json'));
 
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -86,7 +88,6 @@ const compileBesideTheBundle = {
  * validator, with no ajv to load and nothing to compile.
  */
 function standaloneSchemaModule() {
-  const requireHere = createRequire(join(root, 'package.json'));
   const Ajv = requireHere('ajv').default;
   const standalone = requireHere('ajv/dist/standalone').default;
   const schema = JSON.parse(readFileSync(join(root, 'policy.schema.json'), 'utf8'));
@@ -116,6 +117,35 @@ const standaloneSchema = {
   },
 };
 
+/**
+ * better-sqlite3's JavaScript, bundled where engine/host/memory/sqlite.ts asks for
+ * `better-sqlite3/lib/database` (its addon stays in node_modules): one module to load
+ * instead of thirteen, each with its own read, code cache and wrapper (an event that reads
+ * the memory store: ~4 ms and ~5 MB of peak memory less, docs/performance.md). Its
+ * `require('bindings')` only searches for the addon when it is not given one, and sqlite.ts
+ * always gives it: bundled as a module that says so. Without better-sqlite3 installed here,
+ * the request stays as written (and sqlite.ts loads the package itself).
+ */
+const bundledSqlite = (() => {
+  try {
+    return { database: requireHere.resolve('better-sqlite3/lib/database'), version: requireHere('better-sqlite3/package.json').version };
+  } catch {
+    return null;
+  }
+})();
+const bundledSqliteJs = {
+  name: 'bundled-better-sqlite3-js',
+  setup(b) {
+    if (!bundledSqlite) return;
+    b.onResolve({ filter: /^better-sqlite3\/lib\/database$/ }, () => ({ path: bundledSqlite.database }));
+    b.onResolve({ filter: /^bindings$/ }, (args) => (/[\\/]better-sqlite3[\\/]lib[\\/]/.test(args.importer) ? { path: 'bindings', namespace: 'addon-given' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'addon-given' }, () => ({
+      contents: "module.exports = () => { throw new Error('the bundled better-sqlite3 is given its addon (nativeBinding)'); };",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -123,15 +153,15 @@ const common = {
   format: 'cjs',
   logLevel: 'warning',
   legalComments: 'none',
-  define: { HOOKPOLICY_BUILD_ID: JSON.stringify(buildId()) },
+  define: { HOOKPOLICY_BUILD_ID: JSON.stringify(buildId()), ...(bundledSqlite ? { BUNDLED_BETTER_SQLITE3: JSON.stringify(bundledSqlite.version) } : {}) },
   // jsonata (expressions), mvdan-sh (the shell parser) and picomatch (file globs a
   // `require` or `let` walks) load from node_modules only when a rule needs them; bundled,
   // every event would read them (picomatch alone is a third of the runner).
-  // better-sqlite3 (the memory store's index) is a native module: it cannot be bundled,
-  // and only a reader of the store loads it.
+  // better-sqlite3 (the memory store's index) is a native module: its addon cannot be
+  // bundled, and only a reader of the store loads it (its JavaScript: bundledSqliteJs).
   // pg (the team database's client) is loaded only by the shipper and `policy db`/`memory search`.
   external: ['jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3', 'pg'],
-  plugins: [compileBesideTheBundle, standaloneSchema],
+  plugins: [compileBesideTheBundle, standaloneSchema, bundledSqliteJs],
 };
 
 const bundles = {

@@ -24,6 +24,8 @@ export interface RunHookOptions {
   /** HOOKPOLICY_CACHE_DIR; a fresh temp folder when omitted. */
   cacheDir?: string;
   timeoutMs?: number;
+  /** Another installation's bin/policy.cjs (default: this repository's). */
+  bin?: string;
 }
 
 export interface RunHookResult {
@@ -40,7 +42,7 @@ export interface RunHookResult {
  */
 export function runHook(event: unknown, options: RunHookOptions): RunHookResult {
   const input = typeof event === 'string' ? event : JSON.stringify(event);
-  const child = spawnSync(process.execPath, [POLICY_BIN, 'hook', ...(options.args ?? [])], {
+  const child = spawnSync(process.execPath, [options.bin ?? POLICY_BIN, 'hook', ...(options.args ?? [])], {
     cwd: options.projectDir,
     env: hookEnv(options),
     input,

@@ -41,6 +41,9 @@ export class MemoryUnavailableError extends Error {
 let loaded: SqliteConstructor | MemoryUnavailableError | undefined;
 let binding: string | undefined;
 
+/** better-sqlite3's version when the bundle carries its JavaScript (scripts/build.mjs); undefined in the sources. */
+declare const BUNDLED_BETTER_SQLITE3: string | undefined;
+
 /**
  * better-sqlite3's Database class; throws MemoryUnavailableError when it cannot be loaded.
  * @example const db = new (loadSqlite())('/p/.claude/hookpolicy/memory/index.db')
@@ -50,9 +53,10 @@ export function loadSqlite(): SqliteConstructor {
     try {
       // HOOKPOLICY_NO_SQLITE=1 stands for a project where the module was never built (tests, docs).
       if (process.env.HOOKPOLICY_NO_SQLITE === '1') throw new Error('HOOKPOLICY_NO_SQLITE=1');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      loaded = require('better-sqlite3') as SqliteConstructor;
       binding = builtBinding();
+      // Given its addon, the Database class alone: one module, bundled in dist/ (scripts/build.mjs).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      loaded = (binding ? require('better-sqlite3/lib/database') : require('better-sqlite3')) as SqliteConstructor;
     } catch (e) {
       loaded = new MemoryUnavailableError(firstLine((e as Error)?.message ?? String(e)));
     }
@@ -85,17 +89,25 @@ export function openDatabase(file: string, timeoutMs: number): SqliteDatabase {
 const ADDON_MISSING = /bindings file|better_sqlite3\.node|NODE_MODULE_VERSION|ERR_DLOPEN_FAILED|invalid ELF|wrong ELF class/;
 
 /**
- * The built addon's path, when it is where better-sqlite3 builds it: given to the
- * constructor, it skips the `bindings` package's search of a dozen places (~1 ms).
+ * The built addon's path, when it is where better-sqlite3 builds it and belongs to the
+ * version whose JavaScript the bundle carries: given to the constructor, it skips the
+ * `bindings` package's search of a dozen places (~1 ms). Otherwise (another version
+ * installed, an addon elsewhere) the package is loaded as it is, and finds its own.
  */
 function builtBinding(): string | undefined {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const file = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+    const manifest = require.resolve('better-sqlite3/package.json');
+    if (typeof BUNDLED_BETTER_SQLITE3 === 'string' && installedVersion(manifest) !== BUNDLED_BETTER_SQLITE3) return undefined;
+    const file = path.join(path.dirname(manifest), 'build', 'Release', 'better_sqlite3.node');
     return fs.existsSync(file) ? file : undefined;
   } catch {
     return undefined;
   }
+}
+
+function installedVersion(manifest: string): unknown {
+  return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: unknown }).version;
 }
 
 function firstLine(text: string): string {
