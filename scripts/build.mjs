@@ -10,7 +10,7 @@
 // Type errors fail the build first (HOOKPOLICY_SKIP_TYPECHECK=1 skips the check).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -57,13 +57,16 @@ if (process.env.HOOKPOLICY_SKIP_TYPECHECK !== '1') {
 /**
  * Code the runner loads only when an event needs it, as a file of its own beside the
  * bundles: the lazy `require(request)` in `importer` becomes `require(chunk)`, and `chunk`
- * is built from `entry`.
+ * is built from `entry` (a list: every export of each file).
  */
+const MEMORY_CHUNK = ['engine/evaluate/memory-lets.ts', 'engine/host/memory/memory-index.ts'];
 const LAZY_CHUNKS = [
   { request: './shell/writes', importer: 'scope.ts', chunk: 'shell.cjs', entry: 'engine/evaluate/shell/writes.ts' },
   { request: './regex-safety', importer: 'regex.ts', chunk: 'regex-safety.cjs', entry: 'engine/evaluate/regex-safety.ts' },
-  { request: './memory-index', importer: 'lazy-facts.ts', chunk: 'memory-index.cjs', entry: 'engine/host/memory/memory-index.ts' },
-  { request: './memory-lets', importer: 'rule.ts', chunk: 'memory.cjs', entry: 'engine/evaluate/memory-lets.ts' },
+  // A rule's memory lets and the store's reader they ask: one chunk, since an event that
+  // loads either loads both (each module loaded costs a read, a code cache and a wrapper).
+  { request: './memory-index', importer: 'lazy-facts.ts', chunk: 'memory.cjs', entry: MEMORY_CHUNK },
+  { request: './memory-lets', importer: 'rule.ts', chunk: 'memory.cjs', entry: MEMORY_CHUNK },
   // pg and the team database's code: only `policy db` and `policy memory search` with a database load them.
   { request: '../engine/host/postgres/commands', importer: 'postgres-access.ts', chunk: 'postgres.cjs', entry: 'engine/host/postgres/commands.ts' },
   { request: '../embeddings/hybrid-search', importer: 'lazy-facts.ts', chunk: 'embeddings.cjs', entry: 'engine/host/embeddings/hybrid-search.ts' },
@@ -198,10 +201,16 @@ function checkHookBundle(text, name = 'hook.cjs') {
   if (text.length > HOOK_MAX_BYTES) console.warn(`build: dist/${name} is ${Math.round(text.length / 1024)} KiB (> ${HOOK_MAX_BYTES / 1024} KiB): every hook event reads it; check what was bundled`);
 }
 
+/** esbuild's input for a bundle: its entry file, or a module re-exporting each of a list. */
+function entryOf(entry) {
+  if (typeof entry === 'string') return { entryPoints: [join(root, entry)] };
+  return { stdin: { contents: entry.map((e) => `export * from './${e.replace(/\.ts$/, '')}';`).join('\n'), resolveDir: root, loader: 'ts', sourcefile: 'chunk.ts' } };
+}
+
 // Bundle everything in memory first, then put each file in place by rename, so a runner
 // started during a build sees a whole old bundle or a whole new one.
 const results = await Promise.all(Object.entries(bundles).map(([out, entry]) =>
-  build({ ...common, entryPoints: [join(root, entry)], outfile: join(dist, out), write: false })));
+  build({ ...common, ...entryOf(entry), outfile: join(dist, out), write: false })));
 mkdirSync(dist, { recursive: true });
 checkHookBundle(results[0].outputFiles[0].text);
 checkHookBundle(results[Object.keys(bundles).indexOf('ensure.cjs')].outputFiles[0].text, 'ensure.cjs');
@@ -209,4 +218,9 @@ for (const file of results.flatMap((r) => r.outputFiles)) {
   const tmp = `${file.path}.${process.pid}.tmp`;
   writeFileSync(tmp, plainBuiltins(file.text));
   renameSync(tmp, file.path);
+}
+// A bundle or chunk this build no longer makes (a chunk merged into another) would still be
+// packed and shipped: removed.
+for (const name of readdirSync(dist)) {
+  if (name.endsWith('.cjs') && !Object.hasOwn(bundles, name)) rmSync(join(dist, name), { force: true });
 }

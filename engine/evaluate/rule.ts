@@ -123,7 +123,7 @@ let memoryLetsModule: typeof MemoryLetsModule | null = null;
 
 /**
  * The store-reading lets, loaded when a rule with one is reached. The build turns this
- * require into one of dist/memory.cjs, so events that read no memory never load it.
+ * require into dist/memory.cjs (with the store's reader), so events that read no memory never load it.
  */
 function loadMemoryLets(): typeof MemoryLetsModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,6 +1,6 @@
 /**
  * better-sqlite3's JavaScript travels inside dist/ (scripts/build.mjs, bundledSqliteJs):
- * an event that reads the memory store loads it with the store's chunk, not as thirteen
+ * an event that reads the memory store loads it with the memory chunk, not as thirteen
  * files from node_modules; an installation whose better-sqlite3 is another version loads
  * that package as it is. Run as Claude Code runs the hook, in temp projects.
  */
@@ -58,9 +58,9 @@ describe('better-sqlite3 inside dist/', () => {
   it('a store-reading event loads its JavaScript with the store\'s chunk, none of its files from node_modules', () => {
     const r = p.run(prompt, { env: DEBUG });
     expect([r.exitCode, r.json]).toEqual([0, answer]);
-    expect(compiled(r.stderr)).toContain('memory-index.cjs');
+    expect(compiled(r.stderr)).toEqual(['hook.cjs', 'memory.cjs']);
     expect(r.stderr).not.toMatch(/node_modules[\\/]better-sqlite3/);
-    expect(fs.readFileSync(path.join(REPO_ROOT, 'dist', 'memory-index.cjs'), 'utf8')).not.toMatch(/require\("bindings"\)/);
+    expect(fs.readFileSync(path.join(REPO_ROOT, 'dist', 'memory.cjs'), 'utf8')).not.toMatch(/require\("bindings"\)/);
   });
 
   it('an installation with another version of better-sqlite3 loads that package itself, and answers the same', () => {
@@ -68,7 +68,7 @@ describe('better-sqlite3 inside dist/', () => {
     try {
       const r = p.run(prompt, { env: DEBUG, bin: path.join(root, 'bin', 'policy.cjs') });
       expect([r.exitCode, r.json]).toEqual([0, answer]);
-      expect(compiled(r.stderr)).toEqual(expect.arrayContaining(['memory-index.cjs', 'index.js', 'database.js', 'wrappers.js']));
+      expect(compiled(r.stderr)).toEqual(expect.arrayContaining(['memory.cjs', 'index.js', 'database.js', 'wrappers.js']));
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

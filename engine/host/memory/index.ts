@@ -77,7 +77,7 @@ export function recordMemory(options: RecordMemoryOptions): Diagnostic[] {
  * @example memoryReadProblem(new MemoryUnavailableError('Cannot find module')) // { code: 'memory-unavailable', ... }
  */
 export function memoryReadProblem(failure: unknown): Diagnostic | null {
-  // By code, not instanceof: the error may come from the index's own bundle (dist/memory-index.cjs).
+  // By code, not instanceof: the error may come from the index's own bundle (dist/memory.cjs).
   if (!isMemoryUnavailable(failure)) return null;
   return diagnostic('memory-unavailable', (failure as Error).message, undefined, MEMORY_UNAVAILABLE_FIX);
 }

@@ -1,7 +1,8 @@
 /**
  * The store's reader: the index opened and brought up to date with the journal, and the
  * questions rules (MemoryFacts) and `policy memory` ask of it. Loaded by the runner only
- * when a rule reads the store (it is built to its own chunk, dist/memory-index.cjs).
+ * when a rule reads the store (it is built into the memory chunk, dist/memory.cjs, with the
+ * lets that ask it).
  */
 import type { MemoryFacts, MemoryRecord, MemoryScope, MemoryWho } from '../../types';
 import { openIndexDb } from './index-schema';
