@@ -7,6 +7,7 @@
 //   dist/otlp-exporter.cjs  the detached child that exports decisions to OpenTelemetry
 //   dist/summarizer.cjs     the detached memory process: prose summaries, embeddings
 //   dist/pg-shipper.cjs     the detached process that ships records to the team's PostgreSQL
+//   dist/THIRD-PARTY-NOTICES.txt  the licenses of the packages whose code the bundles carry
 // Type errors fail the build first (HOOKPOLICY_SKIP_TYPECHECK=1 skips the check).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -164,6 +165,8 @@ const common = {
   // bundled, and only a reader of the store loads it (its JavaScript: bundledSqliteJs).
   // pg (the team database's client) is loaded only by the shipper and `policy db`/`memory search`.
   external: ['jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3', 'pg'],
+  // Which files went into each bundle: the third-party notices are made from it.
+  metafile: true,
   plugins: [compileBesideTheBundle, standaloneSchema, bundledSqliteJs],
 };
 
@@ -201,6 +204,40 @@ function checkHookBundle(text, name = 'hook.cjs') {
   if (text.length > HOOK_MAX_BYTES) console.warn(`build: dist/${name} is ${Math.round(text.length / 1024)} KiB (> ${HOOK_MAX_BYTES / 1024} KiB): every hook event reads it; check what was bundled`);
 }
 
+/**
+ * The notices of the packages whose code the bundles carry (their licenses ask that a copy
+ * keep them): each package's name, version and license, then its license and notice files,
+ * in name order. `inputs`: the files esbuild bundled, relative to the project.
+ */
+const NOTICES = 'THIRD-PARTY-NOTICES.txt';
+function thirdPartyNotices(inputs) {
+  const packages = new Set();
+  for (const input of inputs) {
+    const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input.split('\\').join('/'));
+    if (m) packages.add(m[1]);
+  }
+  const sections = [...packages].map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+    const texts = readdirSync(join(root, dir)).filter((f) => /^(?:licen[cs]e|notice|copying)(?:[.-]|$)/i.test(f)).sort()
+      .map((f) => readFileSync(join(root, dir, f), 'utf8').trim());
+    if (texts.length === 0) throw new Error(`build: ${dir} is bundled but has no license file to keep with it`);
+    return { name: manifest.name, title: `== ${manifest.name}@${manifest.version} (${manifest.license ?? 'see below'}) ==`, text: texts.join('\n\n') };
+  });
+  // Packages with the very same texts (the OpenTelemetry packages' Apache-2.0) share one copy.
+  const byText = new Map();
+  for (const section of [...new Map(sections.map((x) => [x.name, x])).values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    byText.set(section.text, [...(byText.get(section.text) ?? []), section.title]);
+  }
+  const blocks = [...byText].map(([text, titles]) => `${titles.join('\n')}\n\n${text}\n`);
+  return `The files of dist/ carry code of the packages below. Their licenses and notices follow.\n\n${blocks.join('\n')}`;
+}
+
+function writeAtomically(file, text) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
 /** esbuild's input for a bundle: its entry file, or a module re-exporting each of a list. */
 function entryOf(entry) {
   if (typeof entry === 'string') return { entryPoints: [join(root, entry)] };
@@ -214,11 +251,9 @@ const results = await Promise.all(Object.entries(bundles).map(([out, entry]) =>
 mkdirSync(dist, { recursive: true });
 checkHookBundle(results[0].outputFiles[0].text);
 checkHookBundle(results[Object.keys(bundles).indexOf('ensure.cjs')].outputFiles[0].text, 'ensure.cjs');
-for (const file of results.flatMap((r) => r.outputFiles)) {
-  const tmp = `${file.path}.${process.pid}.tmp`;
-  writeFileSync(tmp, plainBuiltins(file.text));
-  renameSync(tmp, file.path);
-}
+for (const file of results.flatMap((r) => r.outputFiles)) writeAtomically(file.path, plainBuiltins(file.text));
+writeAtomically(join(dist, NOTICES), thirdPartyNotices(results.flatMap((r) => Object.keys(r.metafile.inputs))));
+
 // A bundle or chunk this build no longer makes (a chunk merged into another) would still be
 // packed and shipped: removed.
 for (const name of readdirSync(dist)) {

@@ -35,6 +35,26 @@ describe('npm pack', () => {
     expect(files.filter((f) => /\.test\.ts$|^test\/|^engine\/|^cli\//.test(f))).toEqual([]);
   });
 
+  it('ships, beside the bundles, the license and notices of every package whose code they carry', () => {
+    expect(files).toContain('dist/THIRD-PARTY-NOTICES.txt');
+    const notices = fs.readFileSync(path.join(tree, 'dist', 'THIRD-PARTY-NOTICES.txt'), 'utf8');
+    const bundled = new Set<string>();
+    for (const file of fs.readdirSync(path.join(tree, 'dist')).filter((f) => f.endsWith('.cjs'))) {
+      // esbuild names each bundled file in a comment: `// node_modules/yaml/dist/...` (here
+      // through the tree's symlink: the real path, relative to the tree).
+      for (const m of fs.readFileSync(path.join(tree, 'dist', file), 'utf8').matchAll(/^\/\/ (?:\S*\/)?node_modules\/((?:@[^/]+\/)?[^/\s]+)\//gm)) bundled.add(m[1]);
+    }
+    expect([...bundled]).toEqual(expect.arrayContaining(['yaml', 'ajv', 'commander', 'better-sqlite3', '@opentelemetry/api']));
+    for (const name of bundled) {
+      const dir = path.join(REPO_ROOT, 'node_modules', name);
+      const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
+      expect(notices).toContain(`== ${name}@${version} (`);
+      const license = fs.readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+      expect(license).toBeDefined();
+      expect(notices).toContain(fs.readFileSync(path.join(dir, license as string), 'utf8').trim());
+    }
+  });
+
   it('lists as runtime dependencies (optional ones included) exactly the packages dist/ requires from node_modules', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>; optionalDependencies?: Record<string, string>; bin: Record<string, string>;
