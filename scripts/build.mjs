@@ -125,7 +125,7 @@ const standaloneSchema = {
  * better-sqlite3's JavaScript, bundled where engine/host/memory/sqlite.ts asks for
  * `better-sqlite3/lib/database` (its addon stays in node_modules): one module to load
  * instead of thirteen, each with its own read, code cache and wrapper (an event that reads
- * the memory store: ~4 ms and ~5 MB of peak memory less, docs/performance.md). Its
+ * the memory store: ~2.5 ms and ~5 MB of peak memory less, docs/performance.md). Its
  * `require('bindings')` only searches for the addon when it is not given one, and sqlite.ts
  * always gives it: bundled as a module that says so. Without better-sqlite3 installed here,
  * the request stays as written (and sqlite.ts loads the package itself).
