@@ -9,12 +9,12 @@ import type { Decision, HookEvent } from '../engine/types';
 import { getField } from '../engine/evaluate/fields';
 import { SHELL_TOOLS } from '../engine/evaluate/scope';
 
-/** A construct of a shell command and the letter it adds to the kind; in this order. */
-const SHELL_CONSTRUCTS: ReadonlyArray<readonly [string, (command: string) => boolean]> = [
-  ['h', (c) => c.includes('<<')],
-  ['p', (c) => c.includes('|')],
-  ['s', (c) => c.includes('$(') || c.includes('`')],
-  ['w', (c) => c.includes('>')],
+/** The letter each construct of a shell command adds to the kind, in this order, and the text that shows it. */
+const SHELL_CONSTRUCTS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['h', ['<<']],
+  ['p', ['|']],
+  ['s', ['$(', '`']],
+  ['w', ['>']],
 ];
 
 /**
@@ -27,7 +27,7 @@ export function runKind(decision: Decision | null, event: HookEvent | undefined)
   const kind = `${decision.event}/${decision.tool ?? ''}/${decision.outcome}`;
   const command = event && decision.tool !== null && SHELL_TOOLS.has(decision.tool) ? getField(event, 'tool_input.command') : null;
   if (typeof command !== 'string') return kind;
-  const constructs = SHELL_CONSTRUCTS.filter(([, found]) => found(command)).map(([letter]) => letter).join('');
+  const constructs = SHELL_CONSTRUCTS.filter(([, marks]) => marks.some((m) => command.includes(m))).map(([letter]) => letter).join('');
   return constructs === '' ? kind : `${kind}/${constructs}`;
 }
 

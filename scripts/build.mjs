@@ -221,11 +221,12 @@ function thirdPartyNotices(inputs) {
     const texts = readdirSync(join(root, dir)).filter((f) => /^(?:licen[cs]e|notice|copying)(?:[.-]|$)/i.test(f)).sort()
       .map((f) => readFileSync(join(root, dir, f), 'utf8').trim());
     if (texts.length === 0) throw new Error(`build: ${dir} is bundled but has no license file to keep with it`);
-    return { name: manifest.name, title: `== ${manifest.name}@${manifest.version} (${manifest.license ?? 'see below'}) ==`, text: texts.join('\n\n') };
+    return { title: `== ${manifest.name}@${manifest.version} (${manifest.license ?? 'see below'}) ==`, text: texts.join('\n\n') };
   });
   // Packages with the very same texts (the OpenTelemetry packages' Apache-2.0) share one copy.
   const byText = new Map();
-  for (const section of [...new Map(sections.map((x) => [x.name, x])).values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  // One section per name and version (a package bundled from two folders is listed once).
+  for (const section of [...new Map(sections.map((x) => [x.title, x])).values()].sort((a, b) => (a.title < b.title ? -1 : 1))) {
     byText.set(section.text, [...(byText.get(section.text) ?? []), section.title]);
   }
   const blocks = [...byText].map(([text, titles]) => `${titles.join('\n')}\n\n${text}\n`);
