@@ -16,7 +16,7 @@ import { answerProblem, conditions } from './bench/conditions.mjs';
 import { daemonFigures } from './bench/daemon.mjs';
 import { caBundle, makeEditProject, makeMemoryProject, makeProjects, makeSuites } from './bench/fixtures.mjs';
 import { inProcessRate } from './bench/inprocess.mjs';
-import { otherTables, processTable, targetTable, targets } from './bench/report.mjs';
+import { issueGoals, otherTables, processTable, targetTable, targets } from './bench/report.mjs';
 import { peakRssMiB, rssMethod, timedRun } from './bench/spawn.mjs';
 import { summarize } from './bench/stats.mjs';
 
@@ -142,6 +142,7 @@ async function main() {
       for (const p of projects) results.daemon.push({ id: p.key, label: p.name, ...(await daemonFigures(repo, p, env, o.quick ? 500 : 2000)) });
     }
     if (results.process) results.targets = targets(results);
+    results.issueGoals = issueGoals(results);
 
     const out = [`hookpolicy bench: node ${results.node}, ${results.cpus} CPUs (${results.cpuModel}), load ${results.loadAverage.map((x) => x.toFixed(2)).join(' ')}, ${o.runs} runs per process condition${results.noisy ? ' -- NOISY: the floor varied by more than 50%, read the ratios with care' : ''}`, ''];
     for (const p of [...projects, memoryProject]) out.push(`installed command (${p.name}): ${p.command}`);
@@ -152,6 +153,7 @@ async function main() {
     if (results.memoryMethod) out.push(`peak RSS measured with ${results.memoryMethod}`, '');
     if (results.policyTest && (results.policyTest.exitCode !== 0 || results.policyTest.failedCases > 0)) notes.push(`policy test exited ${results.policyTest.exitCode} with ${results.policyTest.failedCases} failed cases`);
     if (results.targets) out.push(targetTable(results.targets), '');
+    if (results.issueGoals.length > 0) out.push('issue 15 goals (a hook nobody notices; the real client: npm run bench:client)', targetTable(results.issueGoals), '');
     for (const n of new Set(notes)) out.push(`note: ${n.length > 400 ? `${n.slice(0, 400)}...` : n}`);
     process.stdout.write(`${out.join('\n')}\n`);
     mkdirSync(dirname(o.json), { recursive: true });

@@ -40,8 +40,11 @@ export function otherTables(results) {
     out.push(table([['policy test', 'cases', 'seconds', 'cases/s'], ['generated suites (shipped packs)', t.cases, round(t.seconds, 2), Math.round(t.casesPerSecond)]]));
   }
   if (results.daemon) {
-    const rows = [['daemon (policy serve, loopback)', 'p50 ms', 'p99 ms', 'seq/s', `${results.daemon[0].inFlight} in flight/s`]];
-    for (const d of results.daemon) rows.push([d.label, round(d.latency.median, 3), round(d.latency.p99, 3), Math.round(d.sequentialPerSecond), Math.round(d.parallelPerSecond)]);
+    const rows = [['daemon (policy serve, loopback)', 'p50 ms', 'p99 ms', 'slowest kind', 'its p50 ms', 'seq/s', `${results.daemon[0].inFlight} in flight/s`]];
+    for (const d of results.daemon) {
+      const [kind, slowest] = slowestKind(d);
+      rows.push([d.label, round(d.latency.median, 3), round(d.latency.p99, 3), kind, round(slowest, 3), Math.round(d.sequentialPerSecond), Math.round(d.parallelPerSecond)]);
+    }
     out.push(table(rows));
   }
   return out.join('\n\n');
@@ -81,6 +84,55 @@ export function targets(results) {
   }
   if (results.policyTest) checks.push({ what: `policy test, ${results.policyTest.cases} cases`, value: `${round(results.policyTest.seconds, 2)} s`, limit: '< 5 s', ok: results.policyTest.seconds < 5 });
   for (const d of results.daemon ?? []) checks.push({ what: `daemon p50, ${d.label}`, value: `${round(d.latency.median, 3)} ms`, limit: '<= 1 ms', ok: d.latency.median <= 1 });
+  return checks;
+}
+
+/** The event kind whose p50 was the highest in one project's daemon run, and that p50. */
+function slowestKind(daemon) {
+  const kinds = Object.entries(daemon.perKind ?? {});
+  if (kinds.length === 0) return ['-', NaN];
+  const [kind, stats] = kinds.reduce((a, b) => (b[1].median > a[1].median ? b : a));
+  return [kind, stats.median];
+}
+
+/**
+ * Issue 15's goals ("a hook nobody notices"), checked against this run's figures: stricter
+ * than the targets above, and each naming its worst case. The real client's per-call cost
+ * (goal 2) is `npm run bench:client`'s.
+ */
+export function issueGoals(results) {
+  const med = (id) => results.process?.find((r) => r.id === id)?.stats.median;
+  const label = (id) => results.process?.find((r) => r.id === id)?.label ?? id;
+  const floor = med('floor');
+  const checks = [];
+  const worstRatio = (ids, limit, what) => {
+    const rows = ids.map((id) => [id, med(id) / floor]).filter(([, x]) => Number.isFinite(x));
+    if (rows.length === 0) return;
+    const [id, worst] = rows.reduce((a, b) => (b[1] > a[1] ? b : a));
+    checks.push({ what, value: `${round(worst, 2)}x (${label(id)})`, limit: `<= ${limit}x`, ok: worst <= limit });
+  };
+  const kinds = ['none', 'deny', 'require', 'context', 'redirect', 'heredoc', 'write'];
+  const memoryKinds = ['record', 'quiet', 'summaries', 'search'];
+  worstRatio([...kinds.map((k) => `packs/${k}`), ...memoryKinds.map((k) => `memory/${k}`)], 1.15, 'command mode, every event kind (shipped packs, memory store), p50 vs floor');
+  worstRatio(kinds.map((k) => `rules1000/${k}`), 1.25, 'command mode, 1,000 rules (worst event), p50 vs floor');
+  worstRatio(['edit-lint/packs'], 2.0, 'first event after a policy edit saved through policy lint, p50 vs floor');
+  worstRatio(['edit/packs'], 2.0, 'first event after a policy edit by hand (the runner compiles), p50 vs floor');
+  if (results.memory) {
+    const floorMem = results.memory.find((m) => m.id === 'floor')?.mib;
+    const rows = results.memory.filter((m) => m.id !== 'floor');
+    if (floorMem && rows.length > 0) {
+      const worst = rows.reduce((a, b) => (b.mib > a.mib ? b : a));
+      checks.push({ what: 'peak RSS, every runner event (SQLite ones included) vs floor', value: `${round(worst.mib / floorMem, 2)}x (${worst.label})`, limit: '<= 1.1x', ok: worst.mib / floorMem <= 1.1 });
+    }
+  }
+  for (const d of results.daemon ?? []) {
+    const [kind, p50] = slowestKind(d);
+    if (Number.isFinite(p50)) checks.push({ what: `daemon p50, every event kind, ${d.label}`, value: `${round(p50, 3)} ms (${kind})`, limit: '<= 1 ms', ok: p50 <= 1 });
+  }
+  const big = (results.inProcess ?? []).find((r) => r.id === 'rules1000');
+  const write = big?.engine.perKind.write;
+  if (Number.isFinite(write)) checks.push({ what: 'in-process, Write on 1,000 rules', value: `${Math.round(write)}/s`, limit: '>= 100000/s', ok: write >= 100000 });
+  if (results.policyTest) checks.push({ what: `policy test, ${results.policyTest.cases} cases`, value: `${round(results.policyTest.seconds, 2)} s`, limit: '< 3 s', ok: results.policyTest.seconds < 3 });
   return checks;
 }
 
