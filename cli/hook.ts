@@ -15,7 +15,7 @@ import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
 import { guardsKey, selfProtectionFacts } from '../engine/host/self-protection-facts';
 import { noteUnjudged, uncheckedProblems } from '../engine/host/fail-open/unjudged';
-import { memoryReadProblem, projectMemoryFacts, projectStore, recordMemory } from '../engine/host/memory';
+import { memoryReadProblem, projectMemoryFacts, projectStore, recordMemory, type MemoryIndexPool } from '../engine/host/memory';
 import { resolveProjectRoot } from '../engine/host/project-root';
 import { insideSummarizer, startSummarizer, summaryJob } from '../engine/host/summarizer/start';
 import { HOOK_USAGE, parseHookArgs, type HookArgs } from './hook-args';
@@ -55,6 +55,8 @@ export interface HookInput {
   summarizer?: string;
   /** monotonicMs() when the event arrived: the log's duration_ms counts from it (default: when runHook was called). */
   startedAt?: number;
+  /** Memory indexes kept open between events (`policy serve`); without it an event opens and closes its own. */
+  memoryPool?: MemoryIndexPool;
 }
 
 export interface HookResult {
@@ -164,7 +166,7 @@ async function decide(
   const now = input.now ?? Date.now;
   const store = input.memoryStore === false ? null : projectStore(projectRoot, policy.settings);
   // Opened only when a rule's let asks it something: a recording event loads no SQLite.
-  const memory = store && !input.facts ? projectMemoryFacts(store, now, input.env) : null;
+  const memory = store && !input.facts ? projectMemoryFacts(store, now, input.env, input.memoryPool) : null;
   const facts = input.facts ?? (memory ? { ...createFileFacts(projectRoot), memory } : createFileFacts(projectRoot));
   const started = now();
   // inputBytes: a large event is evaluated under a wall-clock watchdog (evaluate.ts).

@@ -11,6 +11,7 @@ import type { CompiledEmbeddings, CompiledSettings, Decision, Diagnostic, HookEv
 import { isoTime } from '../iso-time';
 import { shipToPostgres } from '../postgres/ship';
 import { appendToJournal, boundedRecord, JOURNAL_FILE, type JournalRecord } from './journal';
+import type { MemoryIndexPool } from './index-pool';
 import { lazyMemoryFacts, type LazyMemoryFacts } from './lazy-facts';
 import type { MemoryIndexOptions } from './memory-index';
 import { MEMORY_UNAVAILABLE_FIX, MemoryUnavailableError } from './sqlite';
@@ -19,6 +20,7 @@ export { lazyMemoryFacts, type LazyMemoryFacts } from './lazy-facts';
 export { MemoryUnavailableError, MEMORY_UNAVAILABLE_FIX } from './sqlite';
 export { StoreRefusedError } from './store-folder';
 export { JOURNAL_FILE } from './journal';
+export { createMemoryIndexPool, type MemoryIndexPool } from './index-pool';
 
 /** Where a project's store is and how long records stay (and its embeddings, when the policy has them), or null when the policy turned it off. */
 export type ProjectStore = Omit<MemoryIndexOptions, 'now'> & { embeddings?: CompiledEmbeddings };
@@ -88,10 +90,10 @@ export function isMemoryUnavailable(e: unknown): boolean {
 }
 
 /**
- * The MemoryFacts for one event over the project's store, opened at the first question.
- * `env`: where the embeddings' key is read (default process.env).
+ * The MemoryFacts for one event over the project's store, opened at the first question
+ * (taken from `pool` when given). `env`: where the embeddings' key is read (default process.env).
  * @example const memory = projectMemoryFacts(store, Date.now); memory.count('test', 'session', who)
  */
-export function projectMemoryFacts(store: ProjectStore, now: () => number, env?: Readonly<Record<string, string | undefined>>): LazyMemoryFacts {
-  return lazyMemoryFacts({ ...store, now, ...(env ? { env } : {}) });
+export function projectMemoryFacts(store: ProjectStore, now: () => number, env?: Readonly<Record<string, string | undefined>>, pool?: MemoryIndexPool): LazyMemoryFacts {
+  return lazyMemoryFacts({ ...store, now, ...(env ? { env } : {}), ...(pool ? { pool } : {}) });
 }

@@ -11,6 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { JOURNAL_FILE, readJournal, type JournalRecord } from './journal';
 import type { SqliteDatabase } from './sqlite';
+import { statement } from './statements';
 
 /** A journal this long (bytes), fully ingested, is renamed aside. */
 export const ROTATE_BYTES = 1024 * 1024;
@@ -121,17 +122,17 @@ function ingestLocked(db: SqliteDatabase, options: IngestOptions): IngestResult 
 /** Deletes records older than retentionDays and all but the newest maxRecords; returns how many went. */
 function applyRetention(db: SqliteDatabase, options: IngestOptions): number {
   const cutoff = options.now - options.retentionDays * 86_400_000;
-  let removed = db.prepare('DELETE FROM records WHERE at_ms < ?').run(cutoff).changes;
-  removed += db.prepare('DELETE FROM records WHERE id <= (SELECT id FROM records ORDER BY id DESC LIMIT 1 OFFSET ?)').run(Math.floor(options.maxRecords)).changes;
+  let removed = statement(db, 'DELETE FROM records WHERE at_ms < ?').run(cutoff).changes;
+  removed += statement(db, 'DELETE FROM records WHERE id <= (SELECT id FROM records ORDER BY id DESC LIMIT 1 OFFSET ?)').run(Math.floor(options.maxRecords)).changes;
   setMeta(db, 'retention_at', options.now);
   return removed;
 }
 
 function insertStatement(db: SqliteDatabase): (r: JournalRecord) => void {
-  const statement = db.prepare('INSERT INTO records (at, at_ms, session, agent, event, rule, kind, importance, text, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insert = statement(db, 'INSERT INTO records (at, at_ms, session, agent, event, rule, kind, importance, text, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   return (r) => {
     const ms = Date.parse(r.at);
-    statement.run(r.at, Number.isFinite(ms) ? ms : 0, r.session, r.agent, r.event, r.rule, r.kind, r.importance, r.text, JSON.stringify(r.fields));
+    insert.run(r.at, Number.isFinite(ms) ? ms : 0, r.session, r.agent, r.event, r.rule, r.kind, r.importance, r.text, JSON.stringify(r.fields));
   };
 }
 
@@ -149,12 +150,12 @@ function renamedJournals(dir: string): string[] {
  * @example getMeta<number>(db, 'malformed', 0) // 2
  */
 export function getMeta<T>(db: SqliteDatabase, key: string, fallback: T): T {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  const row = statement(db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
   return row ? (JSON.parse(row.value) as T) : fallback;
 }
 
 function setMeta(db: SqliteDatabase, key: string, value: unknown): void {
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
+  statement(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, JSON.stringify(value));
 }
 
 function statOrNull(file: string): fs.Stats | null {

@@ -1,10 +1,12 @@
 /**
  * The MemoryFacts the runner hands the evaluator: nothing is opened, and neither
  * better-sqlite3 nor the index code is loaded, until a rule's let asks a first question.
- * The index is then opened once for the event (ingesting the journal) and reused.
+ * The index is then opened once for the event (ingesting the journal) and reused; with a
+ * pool (the policy server), taken from it and given back at close.
  */
 import type { CompiledEmbeddings, MemoryFacts } from '../../types';
 import type * as HybridSearchModule from '../embeddings/hybrid-search';
+import type { MemoryIndexPool } from './index-pool';
 import type { MemoryIndex, MemoryIndexOptions } from './memory-index';
 
 export interface LazyMemoryFacts extends MemoryFacts {
@@ -19,6 +21,8 @@ export interface LazyMemoryOptions extends MemoryIndexOptions {
   embeddings?: CompiledEmbeddings;
   /** Where the embeddings' key is read (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Indexes kept open between events (engine/host/memory/index-pool.ts); without it the event opens and closes its own. */
+  pool?: MemoryIndexPool;
 }
 
 /**
@@ -29,6 +33,9 @@ export interface LazyMemoryOptions extends MemoryIndexOptions {
 export function lazyMemoryFacts(options: LazyMemoryOptions): LazyMemoryFacts {
   let index: MemoryIndex | undefined;
   let failure: unknown;
+  /** A question failed on the open index: a pool closes it instead of keeping it. */
+  let broken = false;
+  let closed = false;
   let searchNote: string | null = null;
   const open = (): MemoryIndex => {
     if (index) return index;
@@ -37,27 +44,42 @@ export function lazyMemoryFacts(options: LazyMemoryOptions): LazyMemoryFacts {
       // Its own chunk in dist/ (scripts/build.mjs): a recording event never parses it.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { openMemoryIndex } = require('./memory-index') as typeof import('./memory-index');
-      index = openMemoryIndex(options);
+      index = options.pool ? options.pool.take(options, openMemoryIndex) : openMemoryIndex(options);
       return index;
     } catch (e) {
       failure = e;
       throw e;
     }
   };
+  /** `ask` on the open index; a throw marks it broken. */
+  const asked = <T>(ask: (index: MemoryIndex) => T): T => {
+    const opened = open();
+    try {
+      return ask(opened);
+    } catch (e) {
+      broken = true;
+      throw e;
+    }
+  };
   return {
-    count: (...args) => open().count(...args),
-    last: (...args) => open().last(...args),
-    summaries: (...args) => open().summaries(...args),
+    count: (...args) => asked((i) => i.count(...args)),
+    last: (...args) => asked((i) => i.last(...args)),
+    summaries: (...args) => asked((i) => i.summaries(...args)),
     search: (query, limit) => {
-      if (!options.embeddings) return open().search(query, limit);
+      if (!options.embeddings) return asked((i) => i.search(query, limit));
       const { dir, projectRoot, retentionDays, maxRecords, embeddings, now } = options;
-      const found = loadHybridSearch().hybridSearch(open(), query, limit, { embeddings, store: { dir, projectRoot, retentionDays, maxRecords }, env: options.env ?? process.env, now });
+      const found = asked((i) => loadHybridSearch().hybridSearch(i, query, limit, { embeddings, store: { dir, projectRoot, retentionDays, maxRecords }, env: options.env ?? process.env, now }));
       searchNote = found.note;
       return found.results;
     },
     searchNote: () => searchNote,
-    sessionRecords: (...args) => open().sessionRecords(...args),
-    close: () => index?.close(),
+    sessionRecords: (...args) => asked((i) => i.sessionRecords(...args)),
+    close: () => {
+      if (!index || closed) return;
+      closed = true;
+      if (options.pool) options.pool.give(index, broken);
+      else index.close();
+    },
     failure: () => failure,
   };
 }

@@ -9,6 +9,7 @@ import { openIndexDb } from './index-schema';
 import { getMeta, ingestJournal, type IngestResult } from './ingest';
 import { ftsQuery, idf, prefixTerm, queryTerms, relevance } from './search-query';
 import type { SqliteDatabase } from './sqlite';
+import { statement } from './statements';
 import { ensureStoreFolder } from './store-folder';
 
 export interface MemoryIndexOptions {
@@ -58,17 +59,17 @@ export class MemoryIndex implements MemoryFacts {
 
   count(kind: string, scope: MemoryScope, who: MemoryWho, sinceMs?: number): number {
     const where = scoped(kind, scope, who, sinceMs);
-    return (this.db.prepare(`SELECT count(*) AS n FROM records WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+    return (statement(this.db, `SELECT count(*) AS n FROM records WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
   }
 
   last(kind: string, scope: MemoryScope, who: MemoryWho, first?: boolean): MemoryRecord | null {
     const where = scoped(kind, scope, who);
-    const row = this.db.prepare(`SELECT * FROM records WHERE ${where.sql} ORDER BY id ${first ? 'ASC' : 'DESC'} LIMIT 1`).get(...where.params) as Row | undefined;
+    const row = statement(this.db, `SELECT * FROM records WHERE ${where.sql} ORDER BY id ${first ? 'ASC' : 'DESC'} LIMIT 1`).get(...where.params) as Row | undefined;
     return row ? toRecord(row) : null;
   }
 
   summaries(limit: number, excludeSession: string | null): MemoryRecord[] {
-    const rows = this.db.prepare(`SELECT r.* FROM records r JOIN (SELECT max(id) AS id FROM records WHERE kind = 'summary' AND session IS NOT ? GROUP BY session) newest
+    const rows = statement(this.db, `SELECT r.* FROM records r JOIN (SELECT max(id) AS id FROM records WHERE kind = 'summary' AND session IS NOT ? GROUP BY session) newest
       ON r.id = newest.id ORDER BY r.id DESC LIMIT ?`).all(excludeSession, Math.max(0, Math.floor(limit))) as Row[];
     return rows.map(toRecord);
   }
@@ -76,8 +77,8 @@ export class MemoryIndex implements MemoryFacts {
   search(query: string, limit: number): Array<{ record: MemoryRecord; relevance: number }> {
     if (limit <= 0) return [];
     // Each word's weight from how many records have it; words no record has do not count.
-    const records = (this.db.prepare('SELECT count(*) AS n FROM records').get() as { n: number }).n;
-    const matching = this.db.prepare('SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH ?');
+    const records = (statement(this.db, 'SELECT count(*) AS n FROM records').get() as { n: number }).n;
+    const matching = statement(this.db, 'SELECT count(*) AS n FROM records_fts WHERE records_fts MATCH ?');
     const known = new Map<string, number>();
     for (const term of queryTerms(query)) {
       const n = (matching.get(prefixTerm(term)) as { n: number }).n;
@@ -86,7 +87,7 @@ export class MemoryIndex implements MemoryFacts {
     const match = ftsQuery([...known.keys()]);
     if (match === null) return [];
     // Candidates by bm25, more than asked: the relevance then orders them (bm25 breaks ties).
-    const rows = this.db.prepare(`SELECT r.*, bm25(records_fts) AS score FROM records_fts JOIN records r ON r.id = records_fts.rowid
+    const rows = statement(this.db, `SELECT r.*, bm25(records_fts) AS score FROM records_fts JOIN records r ON r.id = records_fts.rowid
       WHERE records_fts MATCH ? ORDER BY score LIMIT ?`).all(match, Math.max(50, Math.floor(limit) * 10)) as Array<Row & { score: number }>;
     return rows
       .map((row) => ({ row, relevance: relevance(row.text, known) }))
@@ -96,7 +97,7 @@ export class MemoryIndex implements MemoryFacts {
   }
 
   sessionRecords(session: string): MemoryRecord[] {
-    return (this.db.prepare('SELECT * FROM records WHERE session IS ? ORDER BY id').all(session) as Row[]).map(toRecord);
+    return (statement(this.db, 'SELECT * FROM records WHERE session IS ? ORDER BY id').all(session) as Row[]).map(toRecord);
   }
 
   /** Records matching the filter, newest first (limit default 50). */

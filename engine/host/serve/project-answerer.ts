@@ -2,12 +2,13 @@
  * One project's answers over HTTP: the project's compiled policy held in memory
  * (createLivePolicy: checked against its sources at every request, so never stale) and
  * each event run through the runner's own runHook with that policy, the answer being what
- * `policy hook` would print.
+ * `policy hook` would print. Its memory index stays open between events (index-pool.ts).
  */
 import type { CompiledPolicy, Decision, HookResponse } from '../../types';
 import type { PolicyCompiler } from '../cache';
 import { discoverPolicyFiles } from '../discover';
 import { createLivePolicy, type LivePolicy } from '../live-policy';
+import { createMemoryIndexPool, type MemoryIndexPool } from '../memory';
 
 /** What the daemon hands the runner (a subset of cli/hook.ts HookInput). */
 export interface RunnerInput {
@@ -18,6 +19,7 @@ export interface RunnerInput {
   compiler: () => PolicyCompiler;
   cacheDirs?: string[];
   policy?: CompiledPolicy;
+  memoryPool?: MemoryIndexPool;
 }
 
 /** The runner's entry (cli/hook.ts runHook), passed in so that engine/ does not import cli/. */
@@ -86,18 +88,23 @@ export function createProjectAnswerer(options: ProjectAnswererOptions): ProjectA
       : `${files.join(', ')} does not build; answering per on_error until it is fixed`),
   });
   const argv = options.onError ? ['--on-error', options.onError] : [];
+  // The project's memory index stays open between events (a recall no longer opens and closes SQLite each time).
+  const memoryPool = createMemoryIndexPool();
 
   return {
     async answer(body, sessionEnv) {
       const files = roots();
-      const input: RunnerInput = { argv, stdin: body, env: sessionEnv ? withRoot(sessionEnv) : env, cwd: options.projectRoot, compiler: options.compiler, cacheDirs: options.cacheDirs };
+      const input: RunnerInput = { argv, stdin: body, env: sessionEnv ? withRoot(sessionEnv) : env, cwd: options.projectRoot, compiler: options.compiler, cacheDirs: options.cacheDirs, memoryPool };
       const policy = files.length > 0 ? live.get().result.policy : null;
       // No policy (none found, or it does not build): the runner's own path renders the failure.
       const result = await options.runHook(policy ? { ...input, policy } : { ...input, argv: [...argv, ...files.flatMap((f) => ['--config', f])] });
       if (result.response.stderr !== '') log(result.response.stderr.trimEnd());
       return httpAnswer(result.response, result.decision?.event ?? eventNameOf(body));
     },
-    close: () => live.close(),
+    close: () => {
+      live.close();
+      memoryPool.close();
+    },
   };
 }
 

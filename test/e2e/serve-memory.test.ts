@@ -1,0 +1,135 @@
+/**
+ * The memory store under `policy serve`: the built CLI on a loopback port, its project's
+ * index kept open from one event to the next (read from /proc: the server holds the
+ * file), each recall seeing what was recorded since, the index opened again when another
+ * process replaced it, and closed, its write-ahead log folded away, when the server stops.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
+
+const repo = path.join(__dirname, '..', '..');
+const bin = path.join(repo, 'bin', 'policy.cjs');
+const hasProc = fs.existsSync('/proc/self/fd');
+
+const POLICY = `version: 1
+rules:
+  - id: note-builds
+    on: PostToolUse
+    tools: Bash
+    record: { kind: build, text: "ran {{tool_input.command}}" }
+  - id: recall-last-build
+    on: UserPromptSubmit
+    let:
+      last: { last: build }
+      builds: { count: build }
+    context: "{{builds}} builds; last: {{last}}"
+`;
+
+let tmp: string;
+let root: string;
+let store: string;
+let server: ChildProcess;
+let url: URL;
+
+beforeAll(() => {
+  if (!fs.existsSync(path.join(repo, 'dist', 'cli.cjs'))) {
+    execFileSync(process.execPath, [path.join(repo, 'scripts', 'build.mjs')], { stdio: 'inherit', env: { ...process.env, HOOKPOLICY_SKIP_TYPECHECK: '1' } });
+  }
+}, 120_000);
+
+beforeEach(async () => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-serve-memory-')));
+  root = path.join(tmp, 'p');
+  store = path.join(root, '.claude', 'hookpolicy', 'memory');
+  fs.mkdirSync(path.join(root, '.claude'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), POLICY);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !['CLAUDE_PROJECT_DIR', 'POLICY_CONFIG'].includes(k)) env[k] = v;
+  server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--project-dir', root, '--quiet'], {
+    env: { ...env, HOOKPOLICY_CACHE_DIR: path.join(tmp, 'cache') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  url = await new Promise<URL>((resolve, reject) => {
+    let out = '';
+    server.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) resolve(new URL(m[1]));
+    });
+    server.on('exit', (code) => reject(new Error(`policy serve exited with ${code}`)));
+  });
+});
+
+afterEach(async () => {
+  await stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function stop(): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+}
+
+function post(body: unknown): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: '/policy-hook', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let data = '';
+      res.on('data', (d) => { data += d; });
+      res.on('end', () => (res.statusCode === 200 ? resolve(data) : reject(new Error(`HTTP ${res.statusCode}: ${data}`))));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const common = () => ({ session_id: 's1', transcript_path: path.join(root, 't.jsonl'), cwd: root });
+const build = (command: string) => post({ ...common(), hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout: '' }, tool_use_id: 'toolu_1' });
+async function recall(): Promise<string> {
+  const answer = JSON.parse(await post({ ...common(), hook_event_name: 'UserPromptSubmit', prompt: 'go on' })) as { hookSpecificOutput?: { additionalContext?: string } };
+  return answer.hookSpecificOutput?.additionalContext ?? '';
+}
+
+/** The inode of the store's index.db as the server process holds it open, or null when it holds none (a removed one does not count). */
+function heldIndex(): number | null {
+  for (const fd of fs.readdirSync(`/proc/${server.pid}/fd`)) {
+    try {
+      if (fs.readlinkSync(`/proc/${server.pid}/fd/${fd}`) === path.join(store, 'index.db')) return fs.statSync(`/proc/${server.pid}/fd/${fd}`).ino;
+    } catch {
+      // An fd closed meanwhile.
+    }
+  }
+  return null;
+}
+
+describe('policy serve and the memory store', () => {
+  it('keeps the index open between events; each recall sees what was recorded since', async () => {
+    await build('npm run build');
+    expect(await recall()).toBe('1 builds; last: ran npm run build');
+    const held = hasProc ? heldIndex() : null;
+    if (hasProc) expect(held).toBe(fs.statSync(path.join(store, 'index.db')).ino);
+
+    await build('make all');
+    expect(await recall()).toBe('2 builds; last: ran make all');
+    if (hasProc) expect(heldIndex()).toBe(held);
+  });
+
+  it('opens the index again when another process replaced it, and closes it (no WAL left) when it stops', async () => {
+    await build('npm run build');
+    expect(await recall()).toBe('1 builds; last: ran npm run build');
+    // Another process starts the index over: the server's open file is no longer the store's.
+    for (const f of fs.readdirSync(store)) if (f.startsWith('index.db')) fs.rmSync(path.join(store, f));
+    await build('make all');
+    expect(await recall()).toBe('2 builds; last: ran make all');
+    // The server holds the store's index.db now, not the removed one.
+    if (hasProc) expect(heldIndex()).toBe(fs.statSync(path.join(store, 'index.db')).ino);
+
+    await stop();
+    expect(fs.existsSync(path.join(store, 'index.db-wal')) ? fs.statSync(path.join(store, 'index.db-wal')).size : 0).toBe(0);
+    expect(fs.readdirSync(store).filter((f) => f.startsWith('index.db'))).toEqual(['index.db']);
+  });
+});
