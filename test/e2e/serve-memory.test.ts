@@ -4,14 +4,13 @@
  * file), each recall seeing what was recorded since, the index opened again when another
  * process replaced it, and closed, its write-ahead log folded away, when the server stops.
  */
-import { execFileSync, spawn, type ChildProcess } from 'child_process';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
+import { startPolicyServer, type PolicyServer } from '../support/policy-server';
 
 const repo = path.join(__dirname, '..', '..');
-const bin = path.join(repo, 'bin', 'policy.cjs');
 const hasProc = fs.existsSync('/proc/self/fd');
 
 const POLICY = `version: 1
@@ -31,8 +30,7 @@ rules:
 let tmp: string;
 let root: string;
 let store: string;
-let server: ChildProcess;
-let url: URL;
+let server: PolicyServer;
 
 beforeAll(() => {
   if (!fs.existsSync(path.join(repo, 'dist', 'cli.cjs'))) {
@@ -46,45 +44,18 @@ beforeEach(async () => {
   store = path.join(root, '.claude', 'hookpolicy', 'memory');
   fs.mkdirSync(path.join(root, '.claude'), { recursive: true });
   fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), POLICY);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !['CLAUDE_PROJECT_DIR', 'POLICY_CONFIG'].includes(k)) env[k] = v;
-  server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--project-dir', root, '--quiet'], {
-    env: { ...env, HOOKPOLICY_CACHE_DIR: path.join(tmp, 'cache') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  url = await new Promise<URL>((resolve, reject) => {
-    let out = '';
-    server.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (m) resolve(new URL(m[1]));
-    });
-    server.on('exit', (code) => reject(new Error(`policy serve exited with ${code}`)));
-  });
+  server = await startPolicyServer({ projectDir: root, cacheDir: path.join(tmp, 'cache') });
 });
 
 afterEach(async () => {
-  await stop();
+  await server.stop();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function stop(): Promise<void> {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  await exited;
-}
-
-function post(body: unknown): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: '/policy-hook', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      let data = '';
-      res.on('data', (d) => { data += d; });
-      res.on('end', () => (res.statusCode === 200 ? resolve(data) : reject(new Error(`HTTP ${res.statusCode}: ${data}`))));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
+async function post(body: unknown): Promise<string> {
+  const answer = await server.post(body);
+  if (answer.status !== 200) throw new Error(`HTTP ${answer.status}: ${answer.body}`);
+  return answer.body;
 }
 
 const common = () => ({ session_id: 's1', transcript_path: path.join(root, 't.jsonl'), cwd: root });
@@ -96,9 +67,9 @@ async function recall(): Promise<string> {
 
 /** The inode of the store's index.db as the server process holds it open, or null when it holds none (a removed one does not count). */
 function heldIndex(): number | null {
-  for (const fd of fs.readdirSync(`/proc/${server.pid}/fd`)) {
+  for (const fd of fs.readdirSync(`/proc/${server.child.pid}/fd`)) {
     try {
-      if (fs.readlinkSync(`/proc/${server.pid}/fd/${fd}`) === path.join(store, 'index.db')) return fs.statSync(`/proc/${server.pid}/fd/${fd}`).ino;
+      if (fs.readlinkSync(`/proc/${server.child.pid}/fd/${fd}`) === path.join(store, 'index.db')) return fs.statSync(`/proc/${server.child.pid}/fd/${fd}`).ino;
     } catch {
       // An fd closed meanwhile.
     }
@@ -128,7 +99,7 @@ describe('policy serve and the memory store', () => {
     // The server holds the store's index.db now, not the removed one.
     if (hasProc) expect(heldIndex()).toBe(fs.statSync(path.join(store, 'index.db')).ino);
 
-    await stop();
+    await server.stop();
     expect(fs.existsSync(path.join(store, 'index.db-wal')) ? fs.statSync(path.join(store, 'index.db-wal')).size : 0).toBe(0);
     expect(fs.readdirSync(store).filter((f) => f.startsWith('index.db'))).toEqual(['index.db']);
   });

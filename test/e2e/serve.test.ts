@@ -2,19 +2,20 @@
  * `policy serve` as Claude Code's http hooks reach it: the built CLI on an ephemeral
  * loopback port, events POSTed as JSON, exact answers checked.
  */
-import { execFileSync, spawn, type ChildProcess } from 'child_process';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { linkHookpolicy } from '../support/install';
+import { startPolicyServer, type PolicyServer } from '../support/policy-server';
 
 const repo = path.join(__dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'policy.cjs');
 
 let tmp: string;
 let root: string;
-let server: ChildProcess | null = null;
+let server: PolicyServer | null = null;
 let url: URL;
 
 beforeAll(() => {
@@ -43,45 +44,17 @@ beforeEach(async () => {
   root = path.join(tmp, 'p');
   fs.mkdirSync(path.join(root, '.claude'), { recursive: true });
   fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), policy('{{path}} holds secrets.'));
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !['CLAUDE_PROJECT_DIR', 'POLICY_CONFIG'].includes(k)) env[k] = v;
-  server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--project-dir', root, '--quiet'], {
-    env: { ...env, HOOKPOLICY_CACHE_DIR: path.join(tmp, 'cache') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  url = await new Promise<URL>((resolve, reject) => {
-    let out = '';
-    server!.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (m) resolve(new URL(m[1]));
-    });
-    server!.on('exit', (code) => reject(new Error(`policy serve exited with ${code}`)));
-  });
+  server = await startPolicyServer({ projectDir: root, cacheDir: path.join(tmp, 'cache') });
+  url = server.url;
 });
 
 afterEach(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   server = null;
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function post(body: unknown): Promise<{ status: number; body: string }> {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: '/policy-hook', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      let data = '';
-      res.on('data', (d) => { data += d; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
-    });
-    req.on('error', reject);
-    req.end(text);
-  });
-}
+const post = (body: unknown) => server!.post(body);
 
 const write = (file: string) => ({ hook_event_name: 'PreToolUse', session_id: 's', cwd: root, tool_name: 'Write', tool_input: { file_path: `${root}/${file}`, content: '' } });
 
@@ -144,8 +117,8 @@ it('refuses other methods and stops cleanly on SIGTERM', async () => {
     http.request({ host: url.hostname, port: url.port, path: '/policy-hook', method: 'PUT' }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject).end();
   });
   expect(get).toBe(405);
-  const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)));
-  server!.kill('SIGTERM');
+  const exited = new Promise<number | null>((resolve) => server!.child.once('exit', (code) => resolve(code)));
+  server!.child.kill('SIGTERM');
   expect(await exited).toBe(0);
 });
 

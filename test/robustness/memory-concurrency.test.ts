@@ -5,11 +5,9 @@
  * policy server answering reads all along from the index it keeps open. No record is
  * lost, none is torn, and the index holds every journal line exactly once.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import { ensureBuilt, makeSandbox, responseProblems, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
-import { POLICY_BIN } from '../support/run-hook';
+import { startPolicyServer, type PolicyServer } from '../support/policy-server';
 import { openMemoryIndex } from '../../engine/host/memory/memory-index';
 
 beforeAll(() => ensureBuilt(), 120_000);
@@ -46,6 +44,19 @@ function writersOf(texts: string[]): number[] {
     const ok = whole.startsWith(text) && text.length >= Math.min(whole.length, 1000);
     return ok ? i : -1;
   }).sort((a, b) => a - b);
+}
+
+/** The store's index holds one record of each of `writers` writers, each once, none malformed. */
+function expectEachWriterOnce(box: Sandbox, writers: number): void {
+  const index = openMemoryIndex({ dir: box.file(STORE), projectRoot: box.dir, retentionDays: 90, maxRecords: 20_000, now: Date.now });
+  try {
+    const stored = [...index.each()];
+    expect(writersOf(stored.map((r) => r.text))).toEqual(Array.from({ length: writers }, (_, i) => i));
+    expect(new Set(stored.map((r) => r.id)).size).toBe(writers);
+    expect(index.status()).toEqual({ records: writers, malformed: 0 });
+  } finally {
+    index.close();
+  }
 }
 
 describe('runners recording and reading the memory store at once', () => {
@@ -87,15 +98,7 @@ describe('runners recording and reading the memory store at once', () => {
     // One more reader after them all: it finds every record.
     const last = await spawnHook(JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'reader', prompt: 'done' }), opts);
     expect(JSON.parse(last.stdout).hookSpecificOutput.additionalContext).toBe(`seen ${WRITERS}`);
-    const index = openMemoryIndex({ dir: box.file(STORE), projectRoot: box.dir, retentionDays: 90, maxRecords: 20_000, now: Date.now });
-    try {
-      const stored = [...index.each()];
-      expect(writersOf(stored.map((r) => r.text))).toEqual(Array.from({ length: WRITERS }, (_, i) => i));
-      expect(new Set(stored.map((r) => r.id)).size).toBe(WRITERS);
-      expect(index.status()).toEqual({ records: WRITERS, malformed: 0 });
-    } finally {
-      index.close();
-    }
+    expectEachWriterOnce(box, WRITERS);
   }, 180_000);
 });
 
@@ -108,51 +111,18 @@ describe('the policy server reading while runners record and read', () => {
   });
   afterAll(() => box.remove());
 
-  /** `policy serve` on an ephemeral port for the sandbox's project; resolves to its base URL. */
-  function startServer(): { url: Promise<URL>; stop(): Promise<void> } {
-    const child = spawn(process.execPath, [POLICY_BIN, 'serve', '--port', '0', '--project-dir', box.dir, '--quiet'], {
-      env: { ...process.env, HOOKPOLICY_CACHE_DIR: box.cacheDir, CLAUDE_PROJECT_DIR: undefined, POLICY_CONFIG: undefined },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const url = new Promise<URL>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d) => {
-        out += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-        if (m) resolve(new URL(m[1]));
-      });
-      child.on('exit', (code) => reject(new Error(`policy serve exited with ${code}`)));
-    });
-    const stop = () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-    return { url, stop };
-  }
-
-  function seenByServer(url: URL, i: number): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: url.hostname, port: url.port, path: '/policy-hook', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-        let data = '';
-        res.on('data', (d) => { data += d; });
-        res.on('end', () => {
-          const n = /seen (\d+)/.exec(data)?.[1];
-          if (res.statusCode === 200 && n !== undefined) resolve(Number(n));
-          else reject(new Error(`server answered ${res.statusCode}: ${data}`));
-        });
-      });
-      req.on('error', reject);
-      req.end(JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'server-reader', prompt: `read ${i}` }));
-    });
+  async function seenByServer(server: PolicyServer, i: number): Promise<number> {
+    const answer = await server.post({ hook_event_name: 'UserPromptSubmit', session_id: 'server-reader', prompt: `read ${i}` });
+    const n = /seen (\d+)/.exec(answer.body)?.[1];
+    if (answer.status !== 200 || n === undefined) throw new Error(`server answered ${answer.status}: ${answer.body}`);
+    return Number(n);
   }
 
   it('answers from its open index what the runners recorded, each record once, never going back', async () => {
     const opts = { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 90_000 };
-    const server = startServer();
+    const server = await startPolicyServer({ projectDir: box.dir, cacheDir: box.cacheDir });
     try {
-      const url = await server.url;
-      expect(await seenByServer(url, 0)).toBe(0);
+      expect(await seenByServer(server, 0)).toBe(0);
       const command = (i: number) => `echo ${i} ${String(i % 10).repeat((i % 7) * 1300)}`;
       const runs: Array<Promise<SpawnResult>> = [];
       for (let i = 0; i < WRITERS; i++) {
@@ -163,23 +133,15 @@ describe('the policy server reading while runners record and read', () => {
       let done = false;
       const all = Promise.all(runs).finally(() => { done = true; });
       const seen: number[] = [];
-      for (let i = 1; !done || seen.length < 3; i++) seen.push(await seenByServer(url, i));
+      for (let i = 1; !done || seen.length < 3; i++) seen.push(await seenByServer(server, i));
       const results = await all;
       for (const r of results) expect([responseProblems(r), r.stderr]).toEqual([[], '']);
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
       for (const n of seen) expect(n >= 0 && n <= WRITERS).toBe(true);
-      expect(await seenByServer(url, -1)).toBe(WRITERS);
+      expect(await seenByServer(server, -1)).toBe(WRITERS);
     } finally {
       await server.stop();
     }
-    const index = openMemoryIndex({ dir: box.file(STORE), projectRoot: box.dir, retentionDays: 90, maxRecords: 20_000, now: Date.now });
-    try {
-      const stored = [...index.each()];
-      expect(writersOf(stored.map((r) => r.text))).toEqual(Array.from({ length: WRITERS }, (_, i) => i));
-      expect(new Set(stored.map((r) => r.id)).size).toBe(WRITERS);
-      expect(index.status()).toEqual({ records: WRITERS, malformed: 0 });
-    } finally {
-      index.close();
-    }
+    expectEachWriterOnce(box, WRITERS);
   }, 180_000);
 });
