@@ -260,3 +260,8 @@ writeAtomically(join(dist, NOTICES), thirdPartyNotices(results.flatMap((r) => Ob
 for (const name of readdirSync(dist)) {
   if (name.endsWith('.cjs') && !Object.hasOwn(bundles, name)) rmSync(join(dist, name), { force: true });
 }
+
+// The shipped packs' parses, by the compiler just built (engine/host/shipped-parses.ts): a
+// compile that includes a pack unchanged takes them instead of parsing its YAML again.
+const compiler = requireHere(join(dist, 'compile.cjs'));
+writeAtomically(join(dist, compiler.SHIPPED_PARSES_FILE), `${JSON.stringify(compiler.shippedParsesOf(join(root, 'policies')))}\n`);

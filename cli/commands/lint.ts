@@ -11,6 +11,7 @@ import type { ClaudeSettings } from '../../engine/lint';
 import type { SettingsSource } from '../../engine/lint/context';
 import { PACKAGE_VERSION } from '../../engine/host/engine-version';
 import { createFsReader, defaultPackDir } from '../../engine/host/fs-reader';
+import { readShippedParses } from '../../engine/host/shipped-parses';
 import type { PolicyReader } from '../../engine/load';
 import type { Diagnostic } from '../../engine/types';
 import { useColor } from '../color';
@@ -72,7 +73,8 @@ export function runLint(files: string[], options: LintCommandOptions, io: LintIO
     return usage(io, `no policy file found in ${where} (.claude/policies.yaml or policies.yaml); name one: policy lint FILE`);
   }
 
-  const reader = withStdin(io.reader ?? createFsReader(defaultPackDir()), policies, io.cwd, io.readStdin);
+  // The shipped packs as the build parsed them (engine/host/shipped-parses.ts).
+  const reader = withStdin(io.reader ?? createFsReader(defaultPackDir(), () => readShippedParses()), policies, io.cwd, io.readStdin);
   const settings = readSettings(options.settings, projectRoot, reader, io);
   if (settings === 'missing') return usage(io, `cannot read the settings file ${options.settings}`);
 

@@ -7,6 +7,10 @@ import { firstDefined, precedenceOrder } from '../compile/precedence';
 import type { CompiledPolicy, Diagnostic, LoadedFile } from '../types';
 import { withSelfProtection, type SelfProtectionFacts } from '../self-protection';
 import { createFsReader, defaultPackDir } from './fs-reader';
+import { readShippedParses } from './shipped-parses';
+
+/** For the build, which writes the shipped packs' parses beside this bundle. */
+export { shippedParsesOf, SHIPPED_PARSES_FILE } from './shipped-parses';
 import { guardsKey, selfProtectionFacts } from './self-protection-facts';
 import type { SourceHash } from './cache';
 import { withRegexVerdicts } from './cache/regex-verdicts';
@@ -29,7 +33,7 @@ export interface CompileResult {
  * @example compilePolicyFiles(['/p/.claude/policies.yaml'], undefined, selfProtectionFacts(process.env)).policy?.rules.at(-1)?.id // 'hookpolicy-self-protection'
  */
 export function compilePolicyFiles(roots: string[], packDir: string = defaultPackDir(), facts?: SelfProtectionFacts): CompileResult {
-  const reader = createFsReader(packDir);
+  const reader = createFsReader(packDir, () => readShippedParses());
   const { policy, diagnostics, files } = buildPolicy(roots, reader);
   const guarded = policy && facts ? withSelfProtection(policy, facts) : policy;
   return { policy: guarded, diagnostics, sources: reader.sources(), declaredOnError: declaredOnError(files) };

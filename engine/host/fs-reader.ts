@@ -5,7 +5,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { PolicyReader } from '../load';
+import { parsePolicyText, type PolicyReader } from '../load';
+import { snapshotSourceMap, type ParseSnapshot } from '../load/parse-snapshot';
 import { sha256Hex, type SourceHash } from './cache';
 
 export interface RecordingReader extends PolicyReader {
@@ -24,12 +25,23 @@ export interface RecordingReader extends PolicyReader {
 export const MISSING_FILE = 'missing';
 
 /**
- * A reader over the real file system; packs are `<packDir>/<name>.yaml`.
+ * A reader over the real file system; packs are `<packDir>/<name>.yaml`. `shipped`: the
+ * build's parses of the shipped packs by text hash (shipped-parses.ts), asked once, when a
+ * file of `packDir` is loaded; such a file whose text has one is not parsed again.
  * @example createFsReader('/pkg/policies').packPath('ai-team') // '/pkg/policies/ai-team.yaml'
  */
-export function createFsReader(packDir: string): RecordingReader {
+export function createFsReader(packDir: string, shipped: () => Record<string, ParseSnapshot> | null = () => null): RecordingReader {
   const read = new Map<string, string>();
+  let snapshots: Record<string, ParseSnapshot> | null | undefined;
   return {
+    parsed(file, text) {
+      if (path.resolve(path.dirname(file)) !== path.resolve(packDir)) return null;
+      const sha = read.get(file);
+      if (snapshots === undefined) snapshots = shipped();
+      const snapshot = sha !== undefined && snapshots !== null && Object.hasOwn(snapshots, sha) ? snapshots[sha] : undefined;
+      if (!snapshot) return null;
+      return { doc: snapshot.doc, map: snapshotSourceMap(file, snapshot, () => parsePolicyText(file, text).map), diagnostics: [], placed: [] };
+    },
     read(file: string): string | null {
       let bytes: Buffer;
       try {

@@ -6,13 +6,15 @@ import { createHash } from 'crypto';
 import * as path from 'path';
 import { diagnostic } from '../diagnostics';
 import type { Diagnostic, LoadedFile, PlacedDiagnostic, SourceLocation } from '../types';
-import { parsePolicyText } from './parse';
+import { parsePolicyText, type ParseResult } from './parse';
 
 export interface PolicyReader {
   /** File contents, or null when missing/unreadable. */
   read(file: string): string | null;
   /** Absolute path of a shipped pack's YAML by name (e.g. 'ai-team'), or null. */
   packPath(name: string): string | null;
+  /** The parse of `text` (just read from `file`) when the reader already has it (load/parse-snapshot.ts); else null, and the loader parses. */
+  parsed?(file: string, text: string): ParseResult | null;
 }
 
 export interface LoadResult {
@@ -52,7 +54,7 @@ export function loadPolicyFiles(roots: string[], reader: PolicyReader): LoadResu
       report(diagnostic('include-not-found', `${what} does not exist or cannot be read`, includedAt), includedAt.file, '/include');
       return null;
     }
-    const parsed = parsePolicyText(file, text);
+    const parsed = reader.parsed?.(file, text) ?? parsePolicyText(file, text);
     diagnostics.push(...parsed.diagnostics);
     placed.push(...parsed.placed);
     const loadedFile: LoadedFile = {

@@ -3,13 +3,13 @@
  */
 import { LineCounter, parseDocument } from 'yaml';
 import { diagnostic } from '../diagnostics';
-import type { Diagnostic, PlacedDiagnostic, SourceMap } from '../types';
-import { createSourceMap } from './source-map';
+import type { Diagnostic, PlacedDiagnostic } from '../types';
+import { createSourceMap, type TextSourceMap } from './source-map';
 
 export interface ParseResult {
   /** The document as plain data; null when the YAML has syntax errors (or is empty). */
   doc: unknown;
-  map: SourceMap;
+  map: TextSourceMap;
   diagnostics: Diagnostic[];
   /** The same diagnostics, placed: a duplicate key at its own pointer, a syntax error at the document (''). */
   placed: PlacedDiagnostic[];
