@@ -87,8 +87,9 @@ export class MemoryIndex implements MemoryFacts {
     const match = ftsQuery([...known.keys()]);
     if (match === null) return [];
     // Candidates by bm25, more than asked: the relevance then orders them (bm25 breaks ties).
-    const rows = statement(this.db, `SELECT r.*, bm25(records_fts) AS score FROM records_fts JOIN records r ON r.id = records_fts.rowid
-      WHERE records_fts MATCH ? ORDER BY score LIMIT ?`).all(match, Math.max(50, Math.floor(limit) * 10)) as Array<Row & { score: number }>;
+    // Ranked inside the full-text table first, so only the candidates are joined to their records.
+    const rows = statement(this.db, `SELECT r.*, f.score FROM (SELECT rowid, bm25(records_fts) AS score FROM records_fts
+      WHERE records_fts MATCH ? ORDER BY score LIMIT ?) f JOIN records r ON r.id = f.rowid ORDER BY f.score`).all(match, Math.max(50, Math.floor(limit) * 10)) as Array<Row & { score: number }>;
     return rows
       .map((row) => ({ row, relevance: relevance(row.text, known) }))
       .sort((a, b) => b.relevance - a.relevance || a.row.score - b.row.score || b.row.id - a.row.id)
