@@ -198,6 +198,12 @@ export interface LoadedFile {
   pack?: string;
   /** Resolved paths of the files this one includes, in order. */
   includes: string[];
+  /**
+   * The fast form of expressions the file holds, by text, when they were parsed ahead (a
+   * shipped pack's, at build time: load/parse-snapshot.ts); the compiler then does not
+   * parse them again. Only expressions that parse are listed.
+   */
+  expressions?: Readonly<Record<string, FastExpression | null>>;
   /** True for a file named on the command line / by config discovery (not included). */
   root: boolean;
 }

@@ -1,9 +1,12 @@
 /**
- * Checks JSONata expressions (rule `when`, let `expr`) for syntax errors at compile time.
+ * Checks JSONata expressions (rule `when`, let `expr`) for syntax errors at compile time,
+ * and gives their fast form (fast-expression.ts) from the same parse.
  */
-import jsonata from 'jsonata';
+import type { FastExpression } from '../types';
 import type { CompileContext } from './context';
 import { atOffset, report } from './context';
+import { fastFromAst } from './fast-expression';
+import { jsonataParser } from './jsonata-parse';
 
 interface JsonataSyntaxError {
   message?: string;
@@ -16,14 +19,28 @@ interface JsonataSyntaxError {
  * @example checkExpression(ctx, 'team_name and (', '/rules/0/when') // false
  */
 export function checkExpression(ctx: CompileContext, expression: string, pointer: string): boolean {
+  return compileExpression(ctx, expression, pointer).ok;
+}
+
+/**
+ * Whether the expression parses (otherwise `invalid-expression` is reported, as by
+ * checkExpression) and its fast form: taken from the file's own table when it has the
+ * text (a shipped pack's, parsed at build time), else from one JSONata parse.
+ * @example compileExpression(ctx, "$delta != ''", '/rules/0/when') // { ok: true, fast: { k: '!=', ... } }
+ */
+export function compileExpression(ctx: CompileContext, expression: string, pointer: string): { ok: boolean; fast: FastExpression | null } {
+  const known = ctx.file.expressions;
+  if (known && Object.hasOwn(known, expression)) return { ok: true, fast: known[expression] };
+  const parse = jsonataParser();
+  let ast: unknown;
   try {
-    jsonata(expression);
-    return true;
+    ast = parse(expression).ast();
   } catch (error) {
     const e = error as JsonataSyntaxError;
     report(ctx, 'invalid-expression', `Invalid JSONata expression: ${e.message ?? String(error)}`, atOffset(ctx, pointer, errorOffset(e, expression)));
-    return false;
+    return { ok: false, fast: null };
   }
+  return { ok: true, fast: fastFromAst(ast) };
 }
 
 /** jsonata's `position` is just past the offending token; point at the token's start. */

@@ -5,9 +5,9 @@
  * stage, group, focus, index or array-keeping flag). Anything else: null, and the runner
  * uses JSONata.
  */
-import jsonata from 'jsonata';
 import { EXPRESSION_FUNCTION_NAMES } from '../evaluate/expression-functions';
 import type { FastExpression } from '../types';
+import { jsonataParser } from './jsonata-parse';
 
 interface Node {
   type?: unknown;
@@ -27,13 +27,22 @@ const CALL_KEYS = new Set(['type', 'name', 'value', 'position', 'arguments', 'pr
  * @example fastExpression("$delta != ''") // { k: '!=', l: { k: 'var', name: 'delta' }, r: { k: 'value', v: '' } }
  */
 export function fastExpression(expression: string): FastExpression | null {
-  let ast: Node;
+  const parse = jsonataParser();
+  let ast: unknown;
   try {
-    ast = jsonata(expression).ast() as unknown as Node;
+    ast = parse(expression).ast();
   } catch {
     return null;
   }
-  return convert(ast);
+  return fastFromAst(ast);
+}
+
+/**
+ * The fast form of an expression JSONata already parsed (its `ast()`), or null.
+ * @example fastFromAst(jsonata('$agent').ast()) // { k: 'var', name: 'agent' }
+ */
+export function fastFromAst(ast: unknown): FastExpression | null {
+  return convert(ast as Node);
 }
 
 function convert(node: Node): FastExpression | null {

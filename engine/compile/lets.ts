@@ -6,8 +6,7 @@ import type { CompiledLet, CompiledMemoryQuery, CompiledRequirement, LetKind, Me
 import type { CompileContext } from './context';
 import { at, isObject, report } from './context';
 import { toPointer } from '../load/source-map';
-import { checkExpression } from './expression';
-import { fastExpression } from './fast-expression';
+import { compileExpression } from './expression';
 import { compileRegex } from './regex';
 import { checkTemplate } from './templates';
 
@@ -62,7 +61,7 @@ export function compileLets(ctx: CompileContext, lets: unknown, ruleIndex: numbe
 function fileLet(ctx: CompileContext, name: string, kind: 'newest' | 'file' | 'expr', value: Record<string, unknown>, pointer: (key: string) => string): CompiledLet | null {
   const target = value[kind];
   if (typeof target !== 'string') return null;
-  const fast = kind === 'expr' && checkExpression(ctx, target, pointer(kind)) ? fastExpression(target) : null;
+  const fast = kind === 'expr' ? compileExpression(ctx, target, pointer(kind)).fast : null;
   if (kind !== 'expr') checkTemplate(ctx, target, pointer(kind));
   const extract = typeof value.extract === 'string' ? compileRegex(ctx, value.extract, 'm', pointer('extract')) : null;
   const compiled: CompiledLet = {

@@ -9,8 +9,7 @@ import { didYouMean } from '../validate/suggest';
 import type { AgentDirectory } from './agents';
 import type { CompileContext } from './context';
 import { asList, at, report } from './context';
-import { checkExpression } from './expression';
-import { fastExpression } from './fast-expression';
+import { compileExpression } from './expression';
 import { compileLets, compileRequires } from './lets';
 import { compileMatch } from './match';
 import { compilePaths } from './paths';
@@ -36,7 +35,7 @@ export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, i
   const onlyIfExists = typeof raw.only_if_exists === 'string' ? raw.only_if_exists : null;
   if (onlyIfExists !== null) checkTemplate(ctx, onlyIfExists, p('only_if_exists'));
   const when = typeof raw.when === 'string' ? raw.when : null;
-  const whenFast = when !== null && checkExpression(ctx, when, p('when')) ? fastExpression(when) : null;
+  const whenFast = when !== null ? compileExpression(ctx, when, p('when')).fast : null;
 
   const rule: CompiledRule = {
     id: String(raw.id),

@@ -40,7 +40,8 @@ export function createFsReader(packDir: string, shipped: () => Record<string, Pa
       if (snapshots === undefined) snapshots = shipped();
       const snapshot = sha !== undefined && snapshots !== null && Object.hasOwn(snapshots, sha) ? snapshots[sha] : undefined;
       if (!snapshot) return null;
-      return { doc: snapshot.doc, map: snapshotSourceMap(file, snapshot, () => parsePolicyText(file, text).map), diagnostics: [], placed: [] };
+      const map = snapshotSourceMap(file, snapshot, () => parsePolicyText(file, text).map);
+      return { doc: snapshot.doc, map, diagnostics: [], placed: [], ...(snapshot.expressions ? { expressions: snapshot.expressions } : {}) };
     },
     read(file: string): string | null {
       let bytes: Buffer;

@@ -55,6 +55,28 @@ describe('the shipped packs parsed at build time', () => {
     expect(first.source.line).toBe(plain.policy!.rules.find((r) => r.id === first.id)!.source.line);
   });
 
+  it("carry the packs' expressions parsed: a policy adding none of its own compiles without loading JSONata", () => {
+    const snapshots = shipped();
+    const diaRoot = path.join(tmp, 'dia-only.yaml');
+    fs.writeFileSync(diaRoot, 'version: 1\ninclude: [dia]\n');
+    const expected = buildPolicy([diaRoot], createFsReader(packDir)).policy;
+    expect(JSON.stringify(expected)).toContain('"whenFast"');
+    jest.isolateModules(() => {
+      jest.doMock('jsonata', () => {
+        throw new Error('JSONata was loaded');
+      });
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      const isolated = { build: require('../build-policy') as typeof import('../build-policy'), reader: require('./fs-reader') as typeof import('./fs-reader') };
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      const fast = isolated.build.buildPolicy([diaRoot], isolated.reader.createFsReader(packDir, snapshots));
+      expect(fast.diagnostics).toEqual([]);
+      expect(fast.policy).toEqual(expected);
+      // A policy with an expression of its own does load it (here: fails, as mocked).
+      fs.writeFileSync(diaRoot, 'version: 1\ninclude: [dia]\nrules:\n  - id: mine\n    on: Stop\n    when: "stop_hook_active = false"\n    block: not yet\n');
+      expect(() => isolated.build.buildPolicy([diaRoot], isolated.reader.createFsReader(packDir, snapshots))).toThrow('JSONata was loaded');
+    });
+  });
+
   it('are used only by the build that wrote them', () => {
     const files = shippedParsesOf(packDir).files;
     fs.writeFileSync(path.join(tmp, SHIPPED_PARSES_FILE), JSON.stringify({ engine: '0.1.0+abc', files }));

@@ -7,8 +7,11 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { fastFromAst } from '../compile/fast-expression';
+import { jsonataParser } from '../compile/jsonata-parse';
 import { parsePolicyText } from '../load';
 import { snapshotOf, type ParseSnapshot } from '../load/parse-snapshot';
+import type { FastExpression } from '../types';
 import { sha256Hex } from './cache';
 import { ENGINE_VERSION } from './engine-version';
 
@@ -29,9 +32,35 @@ export function shippedParsesOf(packDir: string): ShippedParses {
   for (const name of fs.readdirSync(packDir).filter((f) => f.endsWith('.yaml')).sort()) {
     const bytes = fs.readFileSync(path.join(packDir, name));
     const snapshot = snapshotOf(parsePolicyText(name, bytes.toString('utf8')));
-    if (snapshot) files[sha256Hex(bytes)] = snapshot;
+    if (snapshot) files[sha256Hex(bytes)] = { ...snapshot, expressions: expressionsOf(snapshot.doc) };
   }
   return { engine: ENGINE_VERSION, files };
+}
+
+/**
+ * The fast form of each expression a policy document holds (a rule's `when`, a let's
+ * `expr`) that parses, by text. One the compiler meets and this misses is parsed then.
+ */
+function expressionsOf(doc: unknown): Record<string, FastExpression | null> {
+  const texts: unknown[] = [];
+  const rules = (doc as { rules?: unknown }).rules;
+  for (const rule of Array.isArray(rules) ? rules : []) {
+    if (rule === null || typeof rule !== 'object') continue;
+    texts.push((rule as { when?: unknown }).when);
+    const lets = (rule as { let?: unknown }).let;
+    if (lets !== null && typeof lets === 'object') for (const value of Object.values(lets)) texts.push((value as { expr?: unknown } | null)?.expr);
+  }
+  const out: Record<string, FastExpression | null> = {};
+  const parse = jsonataParser();
+  for (const text of texts) {
+    if (typeof text !== 'string' || Object.hasOwn(out, text)) continue;
+    try {
+      out[text] = fastFromAst(parse(text).ast());
+    } catch {
+      // Does not parse: left to the compiler, which reports it.
+    }
+  }
+  return out;
 }
 
 /**

@@ -66,6 +66,7 @@ export function loadPolicyFiles(roots: string[], reader: PolicyReader): LoadResu
       root: includedAt === null,
     };
     if (pack !== undefined) loadedFile.pack = pack;
+    if (parsed.expressions) loadedFile.expressions = parsed.expressions;
     loaded.set(file, loadedFile);
     stack.push(file);
     includeEntries(parsed.doc).forEach((entry, i) => {

@@ -7,14 +7,19 @@
  * inside a string, the pointer at a line and column: only diagnostics ask those) is
  * answered by a parse of the text, made at that first question.
  */
-import type { SourceLocation } from '../types';
+import type { LoadedFile, SourceLocation } from '../types';
 import type { ParseResult } from './parse';
 import { toPointer, type TextSourceMap } from './source-map';
 
-/** What a parse leaves: the document, and per JSON pointer [value line, value column, key line, key column]. */
+/**
+ * What a parse leaves: the document, per JSON pointer [value line, value column, key line,
+ * key column], and (added by whoever makes the snapshot) the fast form of the expressions
+ * the document holds, by text (LoadedFile.expressions).
+ */
 export interface ParseSnapshot {
   doc: unknown;
   at: Record<string, [number, number, number, number]>;
+  expressions?: LoadedFile['expressions'];
 }
 
 /**

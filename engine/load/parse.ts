@@ -3,7 +3,7 @@
  */
 import { LineCounter, parseDocument } from 'yaml';
 import { diagnostic } from '../diagnostics';
-import type { Diagnostic, PlacedDiagnostic } from '../types';
+import type { Diagnostic, LoadedFile, PlacedDiagnostic } from '../types';
 import { createSourceMap, type TextSourceMap } from './source-map';
 
 export interface ParseResult {
@@ -13,6 +13,8 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
   /** The same diagnostics, placed: a duplicate key at its own pointer, a syntax error at the document (''). */
   placed: PlacedDiagnostic[];
+  /** Expressions parsed ahead, for LoadedFile.expressions (a snapshot's; a parse has none). */
+  expressions?: LoadedFile['expressions'];
 }
 
 /**
