@@ -15,16 +15,8 @@ interface JsonataSyntaxError {
 }
 
 /**
- * True when the expression parses; otherwise reports `invalid-expression` at the error's position.
- * @example checkExpression(ctx, 'team_name and (', '/rules/0/when') // false
- */
-export function checkExpression(ctx: CompileContext, expression: string, pointer: string): boolean {
-  return compileExpression(ctx, expression, pointer).ok;
-}
-
-/**
- * Whether the expression parses (otherwise `invalid-expression` is reported, as by
- * checkExpression) and its fast form: taken from the file's own table when it has the
+ * Whether the expression parses (otherwise `invalid-expression` is reported at the error's
+ * position) and its fast form: taken from the file's own table when it has the
  * text (a shipped pack's, parsed at build time), else from one JSONata parse.
  * @example compileExpression(ctx, "$delta != ''", '/rules/0/when') // { ok: true, fast: { k: '!=', ... } }
  */

@@ -27,6 +27,14 @@ const CALL_KEYS = new Set(['type', 'name', 'value', 'position', 'arguments', 'pr
  * @example fastExpression("$delta != ''") // { k: '!=', l: { k: 'var', name: 'delta' }, r: { k: 'value', v: '' } }
  */
 export function fastExpression(expression: string): FastExpression | null {
+  return parsedFastExpression(expression)?.fast ?? null;
+}
+
+/**
+ * The fast form of `expression` (null: outside the subset), or null when it does not parse.
+ * @example parsedFastExpression('$agent and (') // null
+ */
+export function parsedFastExpression(expression: string): { fast: FastExpression | null } | null {
   const parse = jsonataParser();
   let ast: unknown;
   try {
@@ -34,7 +42,7 @@ export function fastExpression(expression: string): FastExpression | null {
   } catch {
     return null;
   }
-  return fastFromAst(ast);
+  return { fast: fastFromAst(ast) };
 }
 
 /**

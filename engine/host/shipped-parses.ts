@@ -7,8 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { fastFromAst } from '../compile/fast-expression';
-import { jsonataParser } from '../compile/jsonata-parse';
+import { parsedFastExpression } from '../compile/fast-expression';
 import { parsePolicyText } from '../load';
 import { snapshotOf, type ParseSnapshot } from '../load/parse-snapshot';
 import type { FastExpression } from '../types';
@@ -51,14 +50,11 @@ function expressionsOf(doc: unknown): Record<string, FastExpression | null> {
     if (lets !== null && typeof lets === 'object') for (const value of Object.values(lets)) texts.push((value as { expr?: unknown } | null)?.expr);
   }
   const out: Record<string, FastExpression | null> = {};
-  const parse = jsonataParser();
   for (const text of texts) {
     if (typeof text !== 'string' || Object.hasOwn(out, text)) continue;
-    try {
-      out[text] = fastFromAst(parse(text).ast());
-    } catch {
-      // Does not parse: left to the compiler, which reports it.
-    }
+    // One that does not parse is left to the compiler, which reports it.
+    const parsed = parsedFastExpression(text);
+    if (parsed) out[text] = parsed.fast;
   }
   return out;
 }
