@@ -123,9 +123,24 @@ function ingestLocked(db: SqliteDatabase, options: IngestOptions): IngestResult 
 function applyRetention(db: SqliteDatabase, options: IngestOptions): number {
   const cutoff = options.now - options.retentionDays * 86_400_000;
   let removed = statement(db, 'DELETE FROM records WHERE at_ms < ?').run(cutoff).changes;
-  removed += statement(db, 'DELETE FROM records WHERE id <= (SELECT id FROM records ORDER BY id DESC LIMIT 1 OFFSET ?)').run(Math.floor(options.maxRecords)).changes;
+  removed += keepNewest(db, Math.floor(options.maxRecords));
   setMeta(db, 'retention_at', options.now);
   return removed;
+}
+
+/**
+ * Deletes all but the newest `max` records. Ids only grow (AUTOINCREMENT), so a store
+ * whose first and last ids lie within `max` of each other holds no more than `max`: two
+ * lookups at the ends of the table, where walking `max` rows to find the cut read every
+ * page of a large store (~3 ms at 20,000 records) at each ingest. Otherwise the records
+ * are counted on the smallest index and only the surplus is walked.
+ */
+function keepNewest(db: SqliteDatabase, max: number): number {
+  const { span } = statement(db, 'SELECT (SELECT max(id) FROM records) - (SELECT min(id) FROM records) + 1 AS span').get() as { span: number | null };
+  if (span === null || span <= max) return 0;
+  const { n } = statement(db, 'SELECT count(*) AS n FROM records').get() as { n: number };
+  if (n <= max) return 0;
+  return statement(db, 'DELETE FROM records WHERE id IN (SELECT id FROM records ORDER BY id LIMIT ?)').run(n - max).changes;
 }
 
 function insertStatement(db: SqliteDatabase): (r: JournalRecord) => void {

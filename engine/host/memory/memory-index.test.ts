@@ -92,6 +92,24 @@ describe('retention', () => {
     append({ text: '1' }, { text: '2' }, { text: '3' });
     expect(open({ maxRecords: 2 }).list().map((r) => r.text)).toEqual(['3', '2']);
   });
+
+  it('counts the records, not the span of their ids, once some were forgotten', () => {
+    append(...['1', '2', '3', '4', '5'].map((text) => ({ text })));
+    const first = open();
+    first.forget({ ids: [2, 3] });
+    first.close();
+    append({ text: '6' });
+    // Ids 1..6 span six, but four records are left: max_records 4 keeps them all.
+    const kept = open({ maxRecords: 4 });
+    expect(kept.list().map((r) => r.text)).toEqual(['6', '5', '4', '1']);
+    expect(kept.ingest.removed).toBe(0);
+    kept.close();
+    append({ text: '7' });
+    // Five now: only the oldest goes, across the gap.
+    const trimmed = open({ maxRecords: 4 });
+    expect(trimmed.list().map((r) => r.text)).toEqual(['7', '6', '5', '4']);
+    expect(trimmed.ingest.removed).toBe(1);
+  });
 });
 
 describe('MemoryFacts', () => {
