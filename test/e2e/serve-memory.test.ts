@@ -3,6 +3,8 @@
  * index kept open from one event to the next (read from /proc: the server holds the
  * file), each recall seeing what was recorded since, the index opened again when another
  * process replaced it, and closed, its write-ahead log folded away, when the server stops.
+ * The store folder is checked at every event: one swapped for a link is refused as a
+ * runner refuses it.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -87,6 +89,29 @@ describe('policy serve and the memory store', () => {
     await build('make all');
     expect(await recall()).toBe('2 builds; last: ran make all');
     if (hasProc) expect(heldIndex()).toBe(held);
+  });
+
+  it('checks the store folder at every event: one swapped for a link to a planted store is refused, as a runner refuses it', async () => {
+    await build('npm run build');
+    expect(await recall()).toBe('1 builds; last: ran npm run build');
+    // The confined agent plants a store of its own inside the project and swaps the folder for a link to it.
+    const planted = path.join(root, 'planted');
+    fs.mkdirSync(planted, { mode: 0o700 });
+    const line = JSON.parse(fs.readFileSync(path.join(store, 'journal.jsonl'), 'utf8').split('\n')[0]) as { text: string };
+    fs.writeFileSync(path.join(planted, 'journal.jsonl'), `${JSON.stringify({ ...line, text: 'ran planted' })}\n`, { mode: 0o600 });
+    fs.renameSync(store, path.join(root, 'moved-away'));
+    fs.symlinkSync(planted, store);
+
+    await build('make all');
+    const event = { ...common(), hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
+    const served = await post(event);
+    const runner = execFileSync(process.execPath, [path.join(repo, 'bin', 'policy.cjs'), 'hook'], { input: JSON.stringify(event), env: { ...process.env, CLAUDE_PROJECT_DIR: root, HOOKPOLICY_CACHE_DIR: path.join(tmp, 'cache') } }).toString();
+    // The recall's lets fail on the refused store, so its rule adds nothing: the runner's answer, byte for byte.
+    expect(served).toBe('');
+    expect(runner).toBe('');
+    // Nothing was written through the link: no record appended, no index made there.
+    expect(fs.readdirSync(planted)).toEqual(['journal.jsonl']);
+    expect(fs.readFileSync(path.join(planted, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
   });
 
   it('opens the index again when another process replaced it, and closes it (no WAL left) when it stops', async () => {

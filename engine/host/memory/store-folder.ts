@@ -16,15 +16,22 @@ export class StoreRefusedError extends Error {
   }
 }
 
-const checked = new Set<string>();
+/** Folders that passed, by path: what identityAt said of each before its check. */
+const checked = new Map<string, string>();
 
 /**
  * Makes the store folder when missing and checks it; throws StoreRefusedError (or the
- * file system's own error). Remembered per process once it passed.
+ * file system's own error). A folder that passed is checked again in full only when its
+ * path no longer leads to the same folder (real path, inode), owner and mode: a
+ * long-lived process (the policy server) sees a folder swapped for a link, moved out of
+ * the project or opened to others at the next event, as a runner started for that event
+ * would.
  * @example ensureStoreFolder('/p/.claude/hookpolicy/memory', '/p')
  */
 export function ensureStoreFolder(dir: string, projectRoot: string): void {
-  if (checked.has(dir)) return;
+  let seen = identityAt(dir);
+  if (seen !== null && checked.get(dir) === seen) return;
+  checked.delete(dir);
   const inProject = isInside(dir, path.resolve(projectRoot));
   let st = lstatOrNull(dir);
   if (!st) {
@@ -36,6 +43,7 @@ export function ensureStoreFolder(dir: string, projectRoot: string): void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
+    seen = identityAt(dir);
     st = fs.lstatSync(dir);
   }
   if (st.isSymbolicLink()) throw new StoreRefusedError(`${dir} is a symbolic link; the memory store does not follow one`);
@@ -45,7 +53,18 @@ export function ensureStoreFolder(dir: string, projectRoot: string): void {
     if ((st.mode & 0o022) !== 0) throw new StoreRefusedError(`${dir} can be written by other users (mode ${(st.mode & 0o777).toString(8)}); chmod 700 it`);
   }
   if (inProject) checkInsideProject(dir, projectRoot);
-  checked.add(dir);
+  // What was seen before the checks: a change made meanwhile is checked at the next call.
+  if (seen !== null) checked.set(dir, seen);
+}
+
+/** What a check of the folder rests on: where its path really leads, the inode there, whose, its mode; null when the path leads nowhere. */
+function identityAt(dir: string): string | null {
+  try {
+    const st = fs.lstatSync(dir);
+    return `${fs.realpathSync.native(dir)}\0${st.dev}:${st.ino}:${st.mode}:${st.uid}`;
+  } catch {
+    return null;
+  }
 }
 
 /** Forgets which folders passed (tests change folders under a running process). */
