@@ -183,7 +183,7 @@ async function decide(
   }
   const response = renderResponse(decision, { onError });
   // The answer is decided: the records are appended (one write), a failure only warns.
-  const readProblem = memory ? memoryReadProblem(memory.failure()) : null;
+  const readProblem = memory && store ? memoryReadProblem(memory.failure(), store.dir) : null;
   // Inside the memory process (or a CLI it started) nothing is recorded: the loop guard.
   const recording = store && !insideSummarizer(input.env) ? store : null;
   const recordedAt = now();

@@ -2,9 +2,10 @@
  * Store-reading lets (`count`, `last`, `summaries`, `search`, `summary`, `metrics`),
  * computed through facts.memory. Loaded by the runner only when a rule with one is
  * reached (dist/memory.cjs), so events that read no memory never load it. Without a store,
- * or with one that cannot be read (better-sqlite3 missing, a refused folder: the runner
- * warns about it once), the let fails like an unreadable file: the rule does not apply,
- * unless `optional`. A store that cannot be read never turns into on_error.
+ * or with one that cannot be read (better-sqlite3 missing, a refused folder, a broken
+ * index: the runner warns about it once, memory-unavailable or memory-error), the let
+ * fails like a file that does not exist: the rule does not apply, unless `optional`. A
+ * store that cannot be read never turns into on_error.
  */
 import type { CompiledLet, MemoryFacts, MemoryRecord } from '../types';
 import { summaryLines, searchLines } from '../memory/lines';

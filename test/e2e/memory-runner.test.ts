@@ -128,6 +128,22 @@ describe('recall through the runner', () => {
     expect(context).toMatch(/^- npm test -- jwt \(\d+\/\d+, relevance: 1\.00\) #2$/m);
   });
 
+  it('a store folder swapped for a link: the reading rule does not apply, and a memory-error warning says why', () => {
+    const planted = p.file('planted');
+    fs.mkdirSync(planted, { mode: 0o700 });
+    fs.renameSync(p.file(STORE), p.file('store-moved'));
+    fs.symlinkSync(planted, p.file(STORE));
+    try {
+      const read = p.run({ hook_event_name: 'SessionStart', session_id: 's4', source: 'startup' });
+      expect([read.exitCode, read.stdout]).toEqual([0, '']);
+      expect(read.stderr).toMatch(/^hookpolicy: .*\/\.claude\/hookpolicy\/memory: warning memory-error: a rule could not read the memory store, so it did not apply: .* is a symbolic link; the memory store does not follow one\n/);
+      expect(fs.readdirSync(planted)).toEqual([]);
+    } finally {
+      fs.rmSync(p.file(STORE));
+      fs.renameSync(p.file('store-moved'), p.file(STORE));
+    }
+  });
+
   it('without better-sqlite3: recording still appends; a reading rule fails visibly with the fix', () => {
     const env = { HOOKPOLICY_NO_SQLITE: '1' };
     const before = journal(p).length;

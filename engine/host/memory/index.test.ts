@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { CompiledSettings, Decision, HookEvent } from '../../types';
 import { JOURNAL_FILE, memoryReadProblem, projectMemoryFacts, projectStore, recordMemory, MemoryUnavailableError } from './index';
+import { openDatabase } from './sqlite';
 import { forgetStoreFolders } from './store-folder';
 import { tempStore } from './test-support';
 
@@ -76,18 +77,34 @@ describe('projectMemoryFacts', () => {
     const memory = projectMemoryFacts(s, Date.now);
     expect(() => memory.summaries(3, null)).toThrow(/is not a folder/);
     expect(() => memory.search('x', 3)).toThrow(/is not a folder/);
-    // The let's own failure says so; the runner adds nothing for it.
-    expect(memoryReadProblem(memory.failure())).toBeNull();
+    // The rule just does not apply: the runner's warning says why.
+    const problem = memoryReadProblem(memory.failure(), s.dir);
+    expect([problem?.code, problem?.severity, problem?.file]).toEqual(['memory-error', 'warning', s.dir]);
+    expect(problem?.message).toMatch(/^a rule could not read the memory store, so it did not apply: .* is not a folder/);
+  });
+
+  it('keeps the first question that failed on an open index as the failure', () => {
+    const s = projectStore(store.projectRoot, { ...settings }) as NonNullable<ReturnType<typeof projectStore>>;
+    const memory = projectMemoryFacts(s, Date.now);
+    expect(memory.count('command', 'session', { session: 's1', agent: null })).toBe(0);
+    expect(memory.failure()).toBeUndefined();
+    // The index breaks under the open connection: its table is gone.
+    const db = openDatabase(path.join(s.dir, 'index.db'), 1000);
+    db.exec('DROP TABLE records_fts; DROP TABLE records');
+    db.close();
+    expect(() => memory.last('command', 'session', { session: 's1', agent: null })).toThrow(/no such table: records/);
+    expect(memoryReadProblem(memory.failure(), s.dir)?.message).toMatch(/could not read the memory store, so it did not apply: no such table: records/);
+    memory.close();
   });
 });
 
 describe('memoryReadProblem', () => {
   it('names the fix for a missing better-sqlite3, also for the error of another bundle', () => {
-    const problem = memoryReadProblem(new MemoryUnavailableError('Cannot find module'));
+    const problem = memoryReadProblem(new MemoryUnavailableError('Cannot find module'), '/p/m');
     expect([problem?.code, problem?.severity]).toEqual(['memory-unavailable', 'warning']);
     expect(problem?.hint).toMatch(/npm install-scripts approve better-sqlite3.*npm rebuild better-sqlite3/);
     const copy = Object.assign(new Error('the memory store cannot be read: ...'), { code: 'memory-unavailable' });
-    expect(memoryReadProblem(copy)?.code).toBe('memory-unavailable');
-    expect(memoryReadProblem(undefined)).toBeNull();
+    expect(memoryReadProblem(copy, '/p/m')?.code).toBe('memory-unavailable');
+    expect(memoryReadProblem(undefined, '/p/m')).toBeNull();
   });
 });

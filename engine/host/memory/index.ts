@@ -73,15 +73,19 @@ export function recordMemory(options: RecordMemoryOptions): Diagnostic[] {
 }
 
 /**
- * The warning for a store a rule could not read during the event because better-sqlite3
- * is missing: `memory-unavailable`, with the fix (the rule's own failure is already in
- * the decision, as a let that could not be computed). Null otherwise.
- * @example memoryReadProblem(new MemoryUnavailableError('Cannot find module')) // { code: 'memory-unavailable', ... }
+ * The warning for a store a rule could not read during the event: `memory-unavailable`,
+ * with the fix, when better-sqlite3 is missing; `memory-error` for anything else (a
+ * folder refused, a broken index). The rule itself just did not apply, as with a file
+ * that does not exist: without this warning nothing would say why. Null when no question
+ * failed.
+ * @example memoryReadProblem(new MemoryUnavailableError('Cannot find module'), dir) // { code: 'memory-unavailable', ... }
  */
-export function memoryReadProblem(failure: unknown): Diagnostic | null {
+export function memoryReadProblem(failure: unknown, dir: string): Diagnostic | null {
+  if (failure === undefined) return null;
   // By code, not instanceof: the error may come from the index's own bundle (dist/memory.cjs).
-  if (!isMemoryUnavailable(failure)) return null;
-  return diagnostic('memory-unavailable', (failure as Error).message, undefined, MEMORY_UNAVAILABLE_FIX);
+  if (isMemoryUnavailable(failure)) return diagnostic('memory-unavailable', (failure as Error).message, undefined, MEMORY_UNAVAILABLE_FIX);
+  const why = failure instanceof Error ? failure.message : String(failure);
+  return diagnostic('memory-error', `a rule could not read the memory store, so it did not apply: ${why}`, { file: dir });
 }
 
 /** True for a MemoryUnavailableError from any bundle. */

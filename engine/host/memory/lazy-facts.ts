@@ -12,7 +12,7 @@ import type { MemoryIndex, MemoryIndexOptions } from './memory-index';
 export interface LazyMemoryFacts extends MemoryFacts {
   /** Closes the index when it was opened. */
   close(): void;
-  /** Why the store could not be opened, when a question was asked and it could not; else undefined. */
+  /** Why a question could not be answered (the store could not be opened, or failed to answer), the first one; else undefined. */
   failure(): unknown;
 }
 
@@ -58,6 +58,7 @@ export function lazyMemoryFacts(options: LazyMemoryOptions): LazyMemoryFacts {
       return ask(opened);
     } catch (e) {
       broken = true;
+      if (failure === undefined) failure = e;
       throw e;
     }
   };
