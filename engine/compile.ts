@@ -15,7 +15,7 @@ import { compileSettings, coveringBypasses, redactPatternsOf } from './compile/s
 import { checkWebhookBody } from './compile/webhook-body';
 import { checkHeaderEnv } from './compile/header-env';
 
-export { globRegex } from './compile/paths';
+export { globRegex } from './compile/glob-regex';
 export { wildcardRegex } from './compile/patterns';
 
 export interface CompileResult {

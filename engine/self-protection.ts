@@ -12,7 +12,7 @@
  * (docs/reliability.md, the threat model).
  */
 import { BUILT_IN_SOURCE } from './built-in-rule';
-import { globRegex } from './compile/paths';
+import { globRegex } from './compile/glob-regex';
 import { storeSettings } from './memory/store-settings';
 import { buildRuleIndex } from './rule-index';
 import type { CompiledPolicy, CompiledRule, RegexSource } from './types';

@@ -1,5 +1,5 @@
 import { globRegex } from '../../test/support/compiled';
-import { globRegex as compiledGlob } from '../compile/paths';
+import { globRegex as compiledGlob } from '../compile/glob-regex';
 import { globLiterals } from './glob-literals';
 import { matchesAny } from './path-views';
 

@@ -65,7 +65,7 @@ export function safetyVerdicts(): Array<[string, string | null]> {
 
 /**
  * Verdicts an earlier process of the same engine worked out, taken as this process's own
- * (the policy cache keeps them: engine/host/cache/regex-verdicts.ts).
+ * (the policy cache keeps them: engine/host/cache/compile-memo.ts).
  */
 export function rememberSafetyVerdicts(verdicts: ReadonlyArray<readonly [string, string | null]>): void {
   for (const [key, reason] of verdicts) if (cache.size <= 1000) cache.set(key, reason);

@@ -13,7 +13,7 @@ import { readShippedParses } from './shipped-parses';
 export { shippedParsesOf, SHIPPED_PARSES_FILE } from './shipped-parses';
 import { guardsKey, selfProtectionFacts } from './self-protection-facts';
 import type { SourceHash } from './cache';
-import { withRegexVerdicts } from './cache/regex-verdicts';
+import { withCompileMemo } from './cache/compile-memo';
 
 export interface CompileResult {
   policy: CompiledPolicy | null;
@@ -42,14 +42,14 @@ export function compilePolicyFiles(roots: string[], packDir: string = defaultPac
 /**
  * compilePolicyFiles with the built-in self-protection rules, the facts read from `env`
  * (the runner's cache miss and every command that answers as the runner does). With the
- * policy cache's folders, the regex-safety verdicts of earlier compiles are reused there
- * (cache/regex-verdicts.ts).
+ * policy cache's folders, the regex-safety verdicts and globs' regexes of earlier compiles
+ * are reused there (cache/compile-memo.ts).
  * @example compileGuarded(['/p/.claude/policies.yaml'], process.env, '/p')
  */
 export function compileGuarded(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string, cacheDirs?: readonly string[]): CompileResult {
   const facts = selfProtectionFacts(env, projectRoot);
   const compile = () => ({ ...compilePolicyFiles(roots, defaultPackDir(), facts), guards: guardsKey(facts) });
-  return cacheDirs ? withRegexVerdicts(cacheDirs, compile) : compile();
+  return cacheDirs ? withCompileMemo(cacheDirs, compile) : compile();
 }
 
 /** A broken policy that says `on_error: closed` still fails closed, even on a cold cache. */

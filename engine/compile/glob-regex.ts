@@ -1,0 +1,74 @@
+/**
+ * One glob as an anchored regex (picomatch's), remembered: a compile meets the same
+ * globs again and again (every pack's, the self-protection rule's), and picomatch, with
+ * its loading, was about a third of a compile after an edit. The globs of an earlier
+ * compile can be handed in (the policy cache keeps them: engine/host/cache/compile-memo.ts),
+ * so a compile that meets only known globs never loads picomatch.
+ */
+import type picomatchType from 'picomatch';
+import type { RegexSource } from '../types';
+import { globLiterals } from '../evaluate/glob-literals';
+
+/** Never matches an absolute path nor one that climbs out of the project. */
+const RELATIVE_ONLY = '(?!/|\\.\\./)';
+/** Globs remembered per process before the table starts over (a long-lived server compiles many policies). */
+const MAX_REMEMBERED = 5000;
+
+const remembered = new Map<string, RegexSource | null>();
+let picomatchModule: typeof picomatchType | undefined;
+
+/**
+ * The anchored regex for one glob, or null when picomatch cannot compile it. Each call
+ * gets an object of its own.
+ * @example globRegex('/etc/**') // matches '/etc/hosts', not 'etc/hosts'
+ */
+export function globRegex(glob: string): RegexSource | null {
+  let found = remembered.get(glob);
+  if (found === undefined) {
+    found = makeGlobRegex(glob);
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    remembered.set(glob, found);
+  }
+  return found && copyOf(found);
+}
+
+/**
+ * Every glob this process turned into a regex (or found none for), oldest first, for a
+ * cache that keeps them across processes.
+ * @example globRegexes() // [['src/**', { source: '^(?!/|\\.\\./)...', flags: 's', globLiterals: ['src/', ''] }]]
+ */
+export function globRegexes(): Array<[string, RegexSource | null]> {
+  return [...remembered];
+}
+
+/**
+ * Regexes an earlier process of the same engine made, taken as this process's own.
+ * @example rememberGlobRegexes([['src/**', { source: '...', flags: 's' }]])
+ */
+export function rememberGlobRegexes(entries: ReadonlyArray<readonly [string, RegexSource | null]>): void {
+  for (const [glob, regex] of entries) if (!remembered.has(glob) && remembered.size < MAX_REMEMBERED) remembered.set(glob, regex);
+}
+
+function makeGlobRegex(glob: string): RegexSource | null {
+  // Loaded at the first glob no earlier compile knew.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const picomatch = (picomatchModule ??= require('picomatch') as typeof picomatchType);
+  let regex: RegExp;
+  try {
+    regex = picomatch.makeRe(glob, { dot: true });
+  } catch {
+    return null;
+  }
+  // picomatch returns this never-matching regex when it gives up on a glob (e.g. "{a,b").
+  if (regex.source === '$^') return null;
+  const source = glob.startsWith('/') ? regex.source : `^${RELATIVE_ONLY}${regex.source.replace(/^\^/, '')}`;
+  // `s`: picomatch's `**` and `*` are built on `.`, which stops at a new line without it,
+  // and a file name may hold one: `secrets/a<LF>b` must be caught by `secrets/**`.
+  const flags = regex.flags.includes('s') ? regex.flags : `${regex.flags}s`;
+  const { prefix, required } = globLiterals({ source: source.normalize('NFC'), flags });
+  return prefix === '' && required === '' ? { source, flags } : { source, flags, globLiterals: [prefix, required] };
+}
+
+function copyOf(regex: RegexSource): RegexSource {
+  return regex.globLiterals ? { ...regex, globLiterals: [...regex.globLiterals] } : { ...regex };
+}
