@@ -187,6 +187,18 @@ describe('loadPolicyForEvent (the runner\'s views)', () => {
     expect(forEvent('PreToolUse', 'Bash').policy?.rules.map((r) => r.id)).toEqual(['b-bash']);
   });
 
+  it('after an edit, takes the last on_error from the stale head and does not read the full artefact written with it', () => {
+    fs.writeFileSync(root(), `${policyText('a')}\nsettings: { on_error: closed }\n`);
+    forEvent('Stop', null);
+    // The artefact beside the stale head is not read: a corrupt one raises no warning.
+    const artefact = path.join(cacheDir, cacheFileName([root()], 'test'));
+    fs.writeFileSync(artefact, 'not sealed');
+    fs.writeFileSync(root(), 'version: 1\nrules: [oops\n');
+    const broken = forEvent('Stop', null);
+    expect([broken.policy, broken.lastOnError, builds]).toEqual([null, 'closed', 2]);
+    expect(broken.warnings).toEqual([]);
+  });
+
   it('cuts a missing view, or one from another build, from the full artefact and writes it; without the artefact, loads the long way', () => {
     forEvent('Stop', null);
     const views = cacheFiles().filter((f) => f.includes('.view.'));

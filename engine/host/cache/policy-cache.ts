@@ -72,15 +72,17 @@ export interface LoadPolicyResult {
 /**
  * The compiled policy for `roots`, from the cache when it is fresh, else rebuilt and
  * stored. A build that failed is remembered the same way (failed-build.ts): `policy` is
- * then null with the build's diagnostics, `fromCache` true.
+ * then null with the build's diagnostics, `fromCache` true. `staleHead`: the caller found
+ * the head of the stored build stale, so the full artefact written with it is not read
+ * (its on_error is the head's).
  * @example loadPolicy({ roots: ['/p/.claude/policies.yaml'], env, compiler: () => require('../compile.cjs') })
  */
-export function loadPolicy(options: LoadPolicyOptions, wanted: WantedView = { event: '', tool: null }): LoadPolicyResult {
+export function loadPolicy(options: LoadPolicyOptions, wanted: WantedView = { event: '', tool: null }, staleHead?: Pick<CachedHead, 'policy'>): LoadPolicyResult {
   const engine = options.engineVersion ?? ENGINE_VERSION;
   const dirs = options.dirs ?? cacheDirectories(options.env);
   const name = cacheFileName(options.roots, engine);
-  const { artefacts, warnings } = readArtefacts(dirs, name, engine);
-  const lastOnError = artefacts[0]?.policy.settings.onError ?? null;
+  const { artefacts, warnings } = staleHead ? { artefacts: [], warnings: [] } : readArtefacts(dirs, name, engine);
+  const lastOnError = (staleHead ?? artefacts[0])?.policy.settings.onError ?? null;
   const hash = options.hash ?? hashFile;
   const now = options.now ?? Date.now;
   for (const artefact of artefacts) {
@@ -123,11 +125,16 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
   const name = cacheFileName(options.roots, engine);
   const warnings: Diagnostic[] = [];
   const now = options.now ?? Date.now;
+  let staleHead: CachedHead | undefined;
   for (const { file, head } of readHeads(dirs, name, (value) => validArtefact(value, engine))) {
     if (!head) warnings.push(diagnostic('cache-error', `ignoring a corrupt policy cache file; rebuilding it`, { file }));
     if (!head || !sameList(head.roots, options.roots) || !sameGuards(head, options)) continue;
     const check = checkSources(head.sources, options.hash ?? hashFile, now());
-    if (!check.fresh) break;
+    // An edit: the artefact written with this head is stale too, and is not read again.
+    if (!check.fresh) {
+      staleHead = head;
+      break;
+    }
     const which = viewTool(head.views, event, tool);
     const who = subject ? whoOf(head.policy.agents, head.namedAgents, subject) : undefined;
     const stamped = which === undefined ? undefined : readStampedView(dirs, name, head.build, event, which, who, head, now());
@@ -140,7 +147,7 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
     const sources = check.refreshed ?? head.sources;
     return reported({ policy: policyFromView(head.policy, view), diagnostics: [], warnings, fromCache: true, lastOnError: head.policy.settings.onError, sources });
   }
-  const loaded = loadPolicy(options, { event, tool, subject });
+  const loaded = loadPolicy(options, { event, tool, subject }, staleHead);
   // A fresh full artefact without a head (it was removed, or a concurrent build replaced it): write it again.
   if (loaded.policy && loaded.fromCache) storeViews(dirs, name, { engine, roots: options.roots, sources: loaded.sources, policy: loaded.policy }, { event, tool, subject });
   return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
