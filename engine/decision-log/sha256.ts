@@ -1,6 +1,7 @@
 /**
- * SHA-256 (FIPS 180-4) for the runner's hash chain, written out rather than taken from
- * node:crypto or a library, for the cost of a one-shot process:
+ * SHA-256 (FIPS 180-4) for the runner's hash chain (and a small policy file's content
+ * hash, engine/content-hash.ts), written out rather than taken from node:crypto or a
+ * library, for the cost of a one-shot process:
  * - node:crypto loads ~35 of Node's internal modules (streams among them): ~2 ms and
  *   ~2 MiB for each logged event;
  * - @noble/hashes calls a small `rotr` function six times per round, which V8 compiles

@@ -29,11 +29,12 @@ export interface CompileResult {
 /**
  * Loads, validates and compiles the policy rooted at `roots`; with `facts` (what the
  * runner, explain, test, init and serve pass), the built-in self-protection rules follow
- * the team's (engine/self-protection.ts).
+ * the team's (engine/self-protection.ts). `known`: the sources of the build before, whose
+ * unchanged files keep their hashes.
  * @example compilePolicyFiles(['/p/.claude/policies.yaml'], undefined, selfProtectionFacts(process.env)).policy?.rules.at(-1)?.id // 'hookpolicy-self-protection'
  */
-export function compilePolicyFiles(roots: string[], packDir: string = defaultPackDir(), facts?: SelfProtectionFacts): CompileResult {
-  const reader = createFsReader(packDir, () => readShippedParses());
+export function compilePolicyFiles(roots: string[], packDir: string = defaultPackDir(), facts?: SelfProtectionFacts, known?: readonly SourceHash[]): CompileResult {
+  const reader = createFsReader(packDir, () => readShippedParses(), { known });
   const { policy, diagnostics, files } = buildPolicy(roots, reader);
   const guarded = policy && facts ? withSelfProtection(policy, facts) : policy;
   return { policy: guarded, diagnostics, sources: reader.sources(), declaredOnError: declaredOnError(files) };
@@ -46,9 +47,11 @@ export function compilePolicyFiles(roots: string[], packDir: string = defaultPac
  * are reused there (cache/compile-memo.ts).
  * @example compileGuarded(['/p/.claude/policies.yaml'], process.env, '/p')
  */
-export function compileGuarded(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string, cacheDirs?: readonly string[]): CompileResult {
+export function compileGuarded(
+  roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string, cacheDirs?: readonly string[], known?: readonly SourceHash[],
+): CompileResult {
   const facts = selfProtectionFacts(env, projectRoot);
-  const compile = () => ({ ...compilePolicyFiles(roots, defaultPackDir(), facts), guards: guardsKey(facts) });
+  const compile = () => ({ ...compilePolicyFiles(roots, defaultPackDir(), facts, known), guards: guardsKey(facts) });
   return cacheDirs ? withCompileMemo(cacheDirs, compile) : compile();
 }
 

@@ -2,8 +2,8 @@
  * Loads root policy files and everything they include, depth-first: a file's includes
  * come before it, each file once, roots in the order given.
  */
-import { createHash } from 'crypto';
 import * as path from 'path';
+import { sha256Hex } from '../content-hash';
 import { diagnostic } from '../diagnostics';
 import type { Diagnostic, LoadedFile, PlacedDiagnostic, SourceLocation } from '../types';
 import { parsePolicyText, type ParseResult } from './parse';
@@ -15,6 +15,8 @@ export interface PolicyReader {
   packPath(name: string): string | null;
   /** The parse of `text` (just read from `file`) when the reader already has it (load/parse-snapshot.ts); else null, and the loader parses. */
   parsed?(file: string, text: string): ParseResult | null;
+  /** The SHA-256 of what read() last handed out for `file`, when the reader keeps it; else the loader hashes the text. */
+  digest?(file: string): string | undefined;
 }
 
 export interface LoadResult {
@@ -59,7 +61,7 @@ export function loadPolicyFiles(roots: string[], reader: PolicyReader): LoadResu
     placed.push(...parsed.placed);
     const loadedFile: LoadedFile = {
       file,
-      hash: createHash('sha256').update(text).digest('hex'),
+      hash: reader.digest?.(file) ?? sha256Hex(text),
       doc: parsed.doc,
       map: parsed.map,
       includes: [],

@@ -15,5 +15,5 @@
  */
 export { lastArtefact, loadPolicy, loadPolicyForEvent, prepareRunnerCache, type CachedArtefact, type LoadPolicyOptions, type LoadPolicyResult, type PolicyCompiler } from './policy-cache';
 export { cacheDirectories, cacheFileName } from './cache-store';
-export { checkSources, sha256Hex, type SourceHash } from './sources';
+export { checkSources, sha256Hex, statFingerprint, type SourceHash } from './sources';
 export { cacheFolderDistrust } from './cache-trust';

@@ -29,8 +29,11 @@ export interface CachedArtefact {
 /** The slow path, loaded lazily (dist/compile.cjs). */
 export interface PolicyCompiler {
   compilePolicyFiles(roots: string[]): CompileResult;
-  /** The same with the built-in self-protection rules (dist/compile.cjs has it; test compilers may not). */
-  compileGuarded?(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string, cacheDirs?: readonly string[]): CompileResult;
+  /**
+   * The same with the built-in self-protection rules (dist/compile.cjs has it; test compilers may not).
+   * `known`: the sources of the build before, whose unchanged files are not hashed again.
+   */
+  compileGuarded?(roots: string[], env: Readonly<Record<string, string | undefined>>, projectRoot?: string, cacheDirs?: readonly string[], known?: readonly SourceHash[]): CompileResult;
   /** guardsKey of the facts compileGuarded would guard for `env` (dist/compile.cjs has it). */
   guardsFor?(env: Readonly<Record<string, string | undefined>>, projectRoot?: string): string;
 }
@@ -74,10 +77,11 @@ export interface LoadPolicyResult {
  * stored. A build that failed is remembered the same way (failed-build.ts): `policy` is
  * then null with the build's diagnostics, `fromCache` true. `staleHead`: the caller found
  * the head of the stored build stale, so the full artefact written with it is not read
- * (its on_error is the head's).
+ * (its on_error is the head's), and the files it lists that did not change are not hashed
+ * again.
  * @example loadPolicy({ roots: ['/p/.claude/policies.yaml'], env, compiler: () => require('../compile.cjs') })
  */
-export function loadPolicy(options: LoadPolicyOptions, wanted: WantedView = { event: '', tool: null }, staleHead?: Pick<CachedHead, 'policy'>): LoadPolicyResult {
+export function loadPolicy(options: LoadPolicyOptions, wanted: WantedView = { event: '', tool: null }, staleHead?: Pick<CachedHead, 'policy' | 'sources'>): LoadPolicyResult {
   const engine = options.engineVersion ?? ENGINE_VERSION;
   const dirs = options.dirs ?? cacheDirectories(options.env);
   const name = cacheFileName(options.roots, engine);
@@ -99,8 +103,9 @@ export function loadPolicy(options: LoadPolicyOptions, wanted: WantedView = { ev
   }
 
   const compiler = options.compiler();
-  const built = compiler.compileGuarded ? compiler.compileGuarded(options.roots, options.env, undefined, dirs) : compiler.compilePolicyFiles(options.roots);
-  const sources = fingerprintSources(built.sources, hash, now());
+  const known = staleHead?.sources;
+  const built = compiler.compileGuarded ? compiler.compileGuarded(options.roots, options.env, undefined, dirs, known) : compiler.compilePolicyFiles(options.roots);
+  const sources = fingerprintSources(built.sources, hash, now(), known);
   if (built.policy) {
     const errors = storeArtefact(dirs, name, { engine, roots: options.roots, sources, policy: built.policy, ...(built.guards === undefined ? {} : { guards: built.guards }) }, wanted);
     if (errors.length > 0) warnings.push(diagnostic('cache-error', `cannot write the policy cache (${errors.join('; ')})`));

@@ -26,6 +26,20 @@ it('a fresh build records fingerprints only once they can be trusted', () => {
   expect(fingerprintSources(sources, hashFile, later())[0].stat).toEqual(statFingerprint(file, later()));
 });
 
+it('a file the build before had, with the same fingerprint and hash, gets its fingerprint without being hashed again', () => {
+  const sha256 = hashFile(file)!;
+  const known = [{ file, sha256, stat: statFingerprint(file, later()) as string }];
+  const reads: string[] = [];
+  const counting = (f: string) => { reads.push(f); return hashFile(f); };
+  expect(fingerprintSources([{ file, sha256 }], counting, later(), known)).toEqual(known);
+  expect(reads).toEqual([]);
+  // A hash that differs, or a fingerprint that moved, is checked by reading.
+  expect(fingerprintSources([{ file, sha256 }], counting, later(), [{ ...known[0], sha256: 'other' }])).toEqual(known);
+  fs.writeFileSync(file, 'version: 2\n');
+  expect(fingerprintSources([{ file, sha256 }], counting, later(), known)).toEqual([{ file, sha256 }]);
+  expect(reads).toEqual([file, file]);
+});
+
 it('a matching fingerprint skips reading; a same-size edit is still caught', () => {
   const [source] = fingerprintSources([{ file, sha256: hashFile(file)! }], hashFile, later());
   const reads: string[] = [];

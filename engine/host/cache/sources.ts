@@ -3,13 +3,16 @@
  * while every one of them still has the hash it had when it was read.
  *
  * Checking is made cheap by a stat fingerprint (inode, size, mtime, ctime) recorded
- * beside the hash: while it is unchanged the file is not read at all, and the runner
- * never loads `crypto` (~3 ms). A fingerprint is recorded only for a file whose last
+ * beside the hash: while it is unchanged the file is not read at all; a small file that
+ * changed is hashed without loading `crypto` (~2 ms; engine/content-hash.ts). A fingerprint is recorded only for a file whose last
  * change is older than RACY_MS, so a write in the same clock tick as the read (same
  * size, same coarse timestamps) can never hide behind it; any other change moves ctime,
  * which no user tool can set back.
  */
 import * as fs from 'fs';
+import { sha256Hex } from '../../content-hash';
+
+export { sha256Hex };
 
 export interface SourceHash {
   file: string;
@@ -20,14 +23,6 @@ export interface SourceHash {
 
 /** A file changed this recently may change again within the same timestamp tick. */
 export const RACY_MS = 2000;
-
-/** @example sha256Hex(Buffer.from('a')) // 'ca978112...' */
-export function sha256Hex(data: Buffer | string): string {
-  // Required here, not at the top: only a cache miss or a changed fingerprint hashes.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const crypto = require('crypto') as typeof import('crypto');
-  return crypto.createHash('sha256').update(data).digest('hex');
-}
 
 /** The current hash of a file, or null when it cannot be read. */
 export function hashFile(file: string): string | null {
@@ -103,12 +98,17 @@ export function sourcesUnchanged(sources: readonly SourceHash[], hash: (file: st
 
 /**
  * The sources of a fresh build with fingerprints added where the file still has the
- * hash that was compiled (stat first, then hash: a change in between moves the stat).
+ * hash that was compiled (stat first, then hash: a change in between moves the stat). A
+ * file `known` (the build before) with this very fingerprint and hash is not hashed again.
  */
-export function fingerprintSources(sources: readonly SourceHash[], hash: (file: string) => string | null = hashFile, nowMs: number = Date.now()): SourceHash[] {
+export function fingerprintSources(
+  sources: readonly SourceHash[], hash: (file: string) => string | null = hashFile, nowMs: number = Date.now(), known: readonly SourceHash[] = [],
+): SourceHash[] {
   return sources.map((source) => {
     const fingerprint = safeFingerprint(source.file, nowMs);
-    return fingerprint !== null && hash(source.file) === source.sha256 ? { ...source, stat: fingerprint } : withoutStat(source);
+    if (fingerprint === null) return withoutStat(source);
+    if (known.some((k) => k.file === source.file && k.stat === fingerprint && k.sha256 === source.sha256)) return { ...source, stat: fingerprint };
+    return hash(source.file) === source.sha256 ? { ...source, stat: fingerprint } : withoutStat(source);
   });
 }
 
