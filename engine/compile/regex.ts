@@ -2,7 +2,7 @@
  * Checks user regular expressions (rule `command`, let `extract`) and keeps them as sources.
  */
 import { isSuperLinear } from '../evaluate/regex-safety';
-import { requiredAlternatives, requiredLiteral, requiredLiterals } from './required-literal';
+import { prefilterOf } from './regex-prefilter';
 import type { RegexSource } from '../types';
 import type { CompileContext } from './context';
 import { at, report } from './context';
@@ -15,17 +15,7 @@ import { at, report } from './context';
 export function compileRegex(ctx: CompileContext, source: string, flags: string, pointer: string): RegexSource | null {
   try {
     new RegExp(source, flags);
-    const compiled: RegexSource = { source, flags, guard: isSuperLinear(source, flags) };
-    const literal = requiredLiteral(source, flags);
-    const alternatives = requiredAlternatives(source, flags);
-    // The stronger requirement: the longer literal, or a set whose every member is longer.
-    if (alternatives && Math.min(...alternatives.map((l) => l.length)) > (literal?.length ?? 0)) compiled.anyOf = alternatives;
-    else if (literal !== null) compiled.literal = literal;
-    // The other required runs, even one character long (`\+` in a force push), checked
-    // after those: a text that lacks one cannot match either.
-    const others = requiredLiterals(source, flags).filter((l) => !(compiled.literal ?? '').includes(l));
-    if (others.length > 0) compiled.allOf = others;
-    return compiled;
+    return { source, flags, guard: isSuperLinear(source, flags), ...prefilterOf(source, flags) };
   } catch (error) {
     report(ctx, 'invalid-regex', `Invalid regular expression: ${(error as Error).message}`, at(ctx, pointer));
     return null;

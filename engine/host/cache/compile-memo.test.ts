@@ -3,7 +3,12 @@ import * as os from 'os';
 import * as path from 'path';
 import { sealed, unsealed } from './cache-trust';
 
-type Modules = { memo: typeof import('./compile-memo'); safety: typeof import('../../evaluate/regex-safety'); globs: typeof import('../../compile/glob-regex') };
+type Modules = {
+  memo: typeof import('./compile-memo');
+  safety: typeof import('../../evaluate/regex-safety');
+  globs: typeof import('../../compile/glob-regex');
+  prefilters: typeof import('../../compile/regex-prefilter');
+};
 
 /** Runs `run` as a new process would: modules of its own (what the memo remembers is per process), told how often picomatch was loaded. */
 function inProcess<T>(run: (m: Modules, picomatchLoads: () => number) => T): T {
@@ -14,7 +19,9 @@ function inProcess<T>(run: (m: Modules, picomatchLoads: () => number) => T): T {
       loads++;
       return jest.requireActual('picomatch');
     });
-    const m = { memo: require('./compile-memo'), safety: require('../../evaluate/regex-safety'), globs: require('../../compile/glob-regex') } as Modules;
+    const m = {
+      memo: require('./compile-memo'), safety: require('../../evaluate/regex-safety'), globs: require('../../compile/glob-regex'), prefilters: require('../../compile/regex-prefilter'),
+    } as Modules;
     out = { value: run(m, () => loads) };
   });
   return (out as { value: T }).value;
@@ -27,14 +34,14 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-type Stored = { engine: string; verdicts: Array<[string, string | null]>; globs: Array<[string, unknown]> };
+type Stored = { engine: string; verdicts: Array<[string, string | null]>; prefilters: Array<[string, unknown]>; globs: Array<[string, unknown]> };
 const file = () => path.join(dir, 'compile-memo.json');
 const stored = () => JSON.parse(unsealed(fs.readFileSync(file(), 'utf8')) as string) as Stored;
 const plant = (value: unknown) => fs.writeFileSync(file(), sealed(JSON.stringify(value)));
 
 it('keeps the verdicts a compile worked out, for this engine, and the next process takes them as known', () => {
   inProcess((m) => m.memo.withCompileMemo([dir], () => [m.safety.isSuperLinear('(a+)+$'), m.safety.isSuperLinear('^rm\\s')], 'e1'));
-  expect(stored()).toEqual({ engine: 'e1', verdicts: [['/(a+)+$', expect.any(String)], ['/^rm\\s', null]], globs: [] });
+  expect(stored()).toEqual({ engine: 'e1', verdicts: [['/(a+)+$', expect.any(String)], ['/^rm\\s', null]], prefilters: [], globs: [] });
 
   // A verdict in the file is what the next process answers, without working it out again.
   plant({ engine: 'e1', verdicts: [['/^rm\\s', 'planted']], globs: [] });
@@ -54,16 +61,27 @@ it('keeps the globs\' regexes a compile made, and the next process takes them wi
   });
 });
 
+it('keeps the prefilters a compile worked out, and the next process answers with them', () => {
+  const made = inProcess((m) => m.memo.withCompileMemo([dir], () => m.prefilters.prefilterOf('\\bgit\\s+push\\b.*--force', ''), 'e1'));
+  expect(stored().prefilters).toEqual([['/\\bgit\\s+push\\b.*--force', made]]);
+  plant({ engine: 'e1', verdicts: [], prefilters: [['/\\bgit\\s+push\\b.*--force', { literal: 'planted' }]], globs: [] });
+  expect(inProcess((m) => m.memo.withCompileMemo([dir], () => m.prefilters.prefilterOf('\\bgit\\s+push\\b.*--force', ''), 'e1'))).toEqual({ literal: 'planted' });
+});
+
 it('a file from another build, one edited outside hookpolicy, a corrupt one or malformed entries are only a slower compile', () => {
   for (const text of [
     sealed(JSON.stringify({ engine: 'other', verdicts: [['/^rm\\s', 'planted']], globs: [['src/**', { source: '^planted$', flags: 's' }]] })),
     `${sealed(JSON.stringify({ engine: 'e1', verdicts: [], globs: [] }))}`.replace('"verdicts":[]', '"verdicts":[["/^rm\\\\s","planted"]]'),
     sealed('{not json'),
-    sealed(JSON.stringify({ engine: 'e1', verdicts: [[1, 2], ['/x']], globs: [['src/**', { source: 1 }], ['src/**', { source: 'x', flags: 's', globLiterals: [1] }], [2, null]] })),
+    sealed(JSON.stringify({
+      engine: 'e1', verdicts: [[1, 2], ['/x']], prefilters: [['/^rm\\s', { literal: 1 }], ['/^rm\\s', { allOf: 'x' }], ['/^rm\\s', { other: 'x' }]],
+      globs: [['src/**', { source: 1 }], ['src/**', { source: 'x', flags: 's', globLiterals: [1] }], [2, null]],
+    })),
   ]) {
     fs.writeFileSync(file(), text);
-    const answers = inProcess((m) => m.memo.withCompileMemo([dir], () => [m.safety.superLinearReason('^rm\\s'), m.globs.globRegex('src/**')?.source], 'e1'));
+    const answers = inProcess((m) => m.memo.withCompileMemo([dir], () => [m.safety.superLinearReason('^rm\\s'), m.globs.globRegex('src/**')?.source, m.prefilters.prefilterOf('^rm\\s', '').literal], 'e1'));
     expect(answers[0]).toBeNull();
+    expect(answers[2]).toBe('rm');
     expect(answers[1]).toMatch(/^\^/);
     expect(answers[1]).not.toBe('x');
     expect(stored().verdicts).toEqual([['/^rm\\s', null]]);

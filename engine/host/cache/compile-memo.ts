@@ -1,16 +1,18 @@
 /**
  * What a compile works out of a policy's patterns, kept across processes. Compiling asks,
- * of every pattern, whether it can backtrack for long (engine/evaluate/regex-safety.ts),
- * and turns every glob into a regex (engine/compile/glob-regex.ts, with picomatch): most
- * of a rebuild after an edit, for patterns that mostly did not change (the packs' own,
- * the self-protection rule's). The last compile's verdicts and globs' regexes are kept in
- * one sealed file of the policy cache, `compile-memo.json`, for this engine's build only,
- * and taken as known by the next compile. They are trusted as the compiled policy is,
- * which holds the same verdicts and regexes.
+ * of every pattern, whether it can backtrack for long (engine/evaluate/regex-safety.ts)
+ * and what every match must contain (engine/compile/regex-prefilter.ts), and turns every
+ * glob into a regex (engine/compile/glob-regex.ts, with picomatch): most of a rebuild
+ * after an edit, for patterns that mostly did not change (the packs' own, the
+ * self-protection rule's). The last compile's verdicts, prefilters and globs' regexes are
+ * kept in one sealed file of the policy cache, `compile-memo.json`, for this engine's
+ * build only, and taken as known by the next compile. They are trusted as the compiled
+ * policy is, which holds the same.
  */
 import type { RegexSource } from '../../types';
 import { ENGINE_VERSION } from '../engine-version';
 import { globRegexes, rememberGlobRegexes } from '../../compile/glob-regex';
+import { regexPrefilters, rememberRegexPrefilters, type Prefilter } from '../../compile/regex-prefilter';
 import { rememberSafetyVerdicts, safetyVerdicts } from '../../evaluate/regex-safety';
 import { readCacheFiles, writeCacheFile } from './cache-store';
 
@@ -21,6 +23,7 @@ const MAX_KEPT = 1000;
 interface MemoFile {
   engine: string;
   verdicts: Array<[string, string | null]>;
+  prefilters: Array<[string, Prefilter]>;
   globs: Array<[string, RegexSource | null]>;
 }
 
@@ -32,18 +35,20 @@ interface MemoFile {
 export function withCompileMemo<T>(dirs: readonly string[], compile: () => T, engine: string = ENGINE_VERSION): T {
   const known = readMemo(dirs, engine);
   rememberSafetyVerdicts(known.verdicts);
+  rememberRegexPrefilters(known.prefilters);
   rememberGlobRegexes(known.globs);
   const result = compile();
   const verdicts = safetyVerdicts();
+  const prefilters = regexPrefilters();
   const globs = globRegexes();
-  if (verdicts.length > known.verdicts.length || globs.length > known.globs.length) {
-    const file: MemoFile = { engine, verdicts: verdicts.slice(-MAX_KEPT), globs: globs.slice(-MAX_KEPT) };
+  if (verdicts.length > known.verdicts.length || prefilters.length > known.prefilters.length || globs.length > known.globs.length) {
+    const file: MemoFile = { engine, verdicts: verdicts.slice(-MAX_KEPT), prefilters: prefilters.slice(-MAX_KEPT), globs: globs.slice(-MAX_KEPT) };
     writeCacheFile(dirs, FILE, JSON.stringify(file));
   }
   return result;
 }
 
-function readMemo(dirs: readonly string[], engine: string): Pick<MemoFile, 'verdicts' | 'globs'> {
+function readMemo(dirs: readonly string[], engine: string): Omit<MemoFile, 'engine'> {
   for (const { text } of readCacheFiles(dirs, FILE)) {
     try {
       const file = JSON.parse(text) as Partial<MemoFile>;
@@ -51,6 +56,8 @@ function readMemo(dirs: readonly string[], engine: string): Pick<MemoFile, 'verd
       return {
         verdicts: (Array.isArray(file.verdicts) ? file.verdicts : []).filter((v): v is [string, string | null] =>
           Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && (v[1] === null || typeof v[1] === 'string')),
+        prefilters: (Array.isArray(file.prefilters) ? file.prefilters : []).filter((p): p is [string, Prefilter] =>
+          Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && isPrefilter(p[1])),
         globs: (Array.isArray(file.globs) ? file.globs : []).filter((g): g is [string, RegexSource | null] =>
           Array.isArray(g) && g.length === 2 && typeof g[0] === 'string' && (g[1] === null || isRegexSource(g[1]))),
       };
@@ -58,7 +65,15 @@ function readMemo(dirs: readonly string[], engine: string): Pick<MemoFile, 'verd
       // Corrupt: the compile works them out again.
     }
   }
-  return { verdicts: [], globs: [] };
+  return { verdicts: [], prefilters: [], globs: [] };
+}
+
+function isPrefilter(value: unknown): value is Prefilter {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const p = value as Record<string, unknown>;
+  const texts = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((t) => typeof t === 'string'));
+  return Object.keys(p).every((k) => k === 'literal' || k === 'anyOf' || k === 'allOf')
+    && (p.literal === undefined || typeof p.literal === 'string') && texts(p.anyOf) && texts(p.allOf);
 }
 
 function isRegexSource(value: unknown): value is RegexSource {
