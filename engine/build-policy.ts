@@ -32,7 +32,8 @@ export function buildPolicy(roots: string[], reader: PolicyReader): BuildResult 
   const unparsable = new Set(loaded.diagnostics.filter((d) => d.code === 'yaml-syntax').map((d) => d.file));
   for (const file of loaded.files) {
     if (unparsable.has(file.file)) continue;
-    const found = validatePlaced(file);
+    // A shipped pack validated when the package was built is not validated again.
+    const found = file.valid ? [] : validatePlaced(file);
     placed.push(...found);
     diagnostics.push(...found.map((p) => p.diagnostic));
   }

@@ -204,6 +204,12 @@ export interface LoadedFile {
    * parse them again. Only expressions that parse are listed.
    */
   expressions?: Readonly<Record<string, FastExpression | null>>;
+  /**
+   * True when the file's text is known to validate without a diagnostic (a shipped pack,
+   * validated at build time by the same build: load/parse-snapshot.ts); it is then not
+   * validated again.
+   */
+  valid?: true;
   /** True for a file named on the command line / by config discovery (not included). */
   root: boolean;
 }

@@ -3,6 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { buildPolicy } from '../build-policy';
 import * as parseModule from '../load/parse';
+import * as validateModule from '../validate';
 import { createFsReader, defaultPackDir } from './fs-reader';
 import { readShippedParses, SHIPPED_PARSES_FILE, shippedParsesOf } from './shipped-parses';
 
@@ -75,6 +76,23 @@ describe('the shipped packs parsed at build time', () => {
       fs.writeFileSync(diaRoot, 'version: 1\ninclude: [dia]\nrules:\n  - id: mine\n    on: Stop\n    when: "stop_hook_active = false"\n    block: not yet\n');
       expect(() => isolated.build.buildPolicy([diaRoot], isolated.reader.createFsReader(packDir, snapshots))).toThrow('JSONata was loaded');
     });
+  });
+
+  it('say which packs validate, and a compile does not validate those again; a pack that does not is validated as any file', () => {
+    const copy = path.join(tmp, 'packs');
+    fs.cpSync(packDir, copy, { recursive: true });
+    // One pack with a schema error (an unknown key in a rule), parsed cleanly all the same.
+    const dia = path.join(copy, 'dia.yaml');
+    fs.writeFileSync(dia, fs.readFileSync(dia, 'utf8').replace(/^(  - id: [^\n]+\n)/m, '$1    colour: blue\n'));
+    const files = shippedParsesOf(copy).files;
+    expect(Object.values(files).map((f) => f.valid === true).filter(Boolean)).toHaveLength(Object.keys(files).length - 1);
+    const plain = buildPolicy([root], createFsReader(copy));
+    expect(plain.diagnostics.map((d) => d.code)).toContain('schema-unknown-key');
+    const validate = jest.spyOn(validateModule, 'validatePlaced');
+    const fast = buildPolicy([root], createFsReader(copy, () => files));
+    expect(validate.mock.calls.map(([f]) => path.basename(f.file)).sort()).toEqual(['dia.yaml', 'policies.yaml']);
+    expect(fast.diagnostics).toEqual(plain.diagnostics);
+    expect(fast.policy).toEqual(plain.policy);
   });
 
   it('are used only by the build that wrote them', () => {

@@ -11,6 +11,7 @@ import { parsedFastExpression } from '../compile/fast-expression';
 import { parsePolicyText } from '../load';
 import { snapshotOf, type ParseSnapshot } from '../load/parse-snapshot';
 import type { FastExpression } from '../types';
+import { validatePlaced } from '../validate';
 import { sha256Hex } from './cache';
 import { ENGINE_VERSION } from './engine-version';
 
@@ -30,8 +31,12 @@ export function shippedParsesOf(packDir: string): ShippedParses {
   const files: ShippedParses['files'] = {};
   for (const name of fs.readdirSync(packDir).filter((f) => f.endsWith('.yaml')).sort()) {
     const bytes = fs.readFileSync(path.join(packDir, name));
-    const snapshot = snapshotOf(parsePolicyText(name, bytes.toString('utf8')));
-    if (snapshot) files[sha256Hex(bytes)] = { ...snapshot, expressions: expressionsOf(snapshot.doc) };
+    const parsed = parsePolicyText(name, bytes.toString('utf8'));
+    const snapshot = snapshotOf(parsed);
+    if (!snapshot) continue;
+    // Validation depends on the document alone: one that passes here passes at every compile of the same build.
+    const valid = validatePlaced({ file: name, hash: '', doc: parsed.doc, map: parsed.map, includes: [], root: false }).length === 0;
+    files[sha256Hex(bytes)] = { ...snapshot, expressions: expressionsOf(snapshot.doc), ...(valid ? { valid: true as const } : {}) };
   }
   return { engine: ENGINE_VERSION, files };
 }

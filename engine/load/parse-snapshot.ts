@@ -14,12 +14,14 @@ import { toPointer, type TextSourceMap } from './source-map';
 /**
  * What a parse leaves: the document, per JSON pointer [value line, value column, key line,
  * key column], and (added by whoever makes the snapshot) the fast form of the expressions
- * the document holds, by text (LoadedFile.expressions).
+ * the document holds, by text (LoadedFile.expressions), and whether the document
+ * validates without a diagnostic (LoadedFile.valid).
  */
 export interface ParseSnapshot {
   doc: unknown;
   at: Record<string, [number, number, number, number]>;
   expressions?: LoadedFile['expressions'];
+  valid?: true;
 }
 
 /**
