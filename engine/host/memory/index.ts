@@ -84,7 +84,9 @@ export function memoryReadProblem(failure: unknown, dir: string): Diagnostic | n
   if (failure === undefined) return null;
   // By code, not instanceof: the error may come from the index's own bundle (dist/memory.cjs).
   if (isMemoryUnavailable(failure)) return diagnostic('memory-unavailable', (failure as Error).message, undefined, MEMORY_UNAVAILABLE_FIX);
-  const why = failure instanceof Error ? failure.message : String(failure);
+  // An error from another bundle or realm (better-sqlite3's SqliteError) may not be an instanceof Error here.
+  const message = (failure as { message?: unknown } | null)?.message;
+  const why = typeof message === 'string' ? message : String(failure);
   return diagnostic('memory-error', `a rule could not read the memory store, so it did not apply: ${why}`, { file: dir });
 }
 
