@@ -32,9 +32,12 @@ beforeAll(() => {
   }
 }, 120_000);
 
-/** The cache folder's files but the V8 code caches (v8-*.cache, v8-*.kinds) that bin/policy.cjs keeps beside the artefacts. */
+/**
+ * The cache folder's files but the V8 code caches (v8-*.cache, v8-*.kinds) that bin/policy.cjs keeps beside the
+ * artefacts, and the compile memo (compile-memo.json), one per folder whatever the policies.
+ */
 function policyCacheFiles(): string[] {
-  return fs.readdirSync(cacheDir).filter((f) => !/^v8-[0-9a-f-]+\.(?:cache|kinds)$/.test(f)).sort();
+  return fs.readdirSync(cacheDir).filter((f) => !/^v8-[0-9a-f-]+\.(?:cache|kinds)$/.test(f) && f !== 'compile-memo.json').sort();
 }
 
 beforeEach(() => {
