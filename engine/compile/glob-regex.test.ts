@@ -1,3 +1,4 @@
+import { inFreshProcess } from '../../test/support/fresh-process';
 import { globRegex } from './glob-regex';
 
 const matches = (glob: string, path: string) => {
@@ -41,22 +42,8 @@ describe('globRegex', () => {
 
 type GlobModule = typeof import('./glob-regex');
 
-/**
- * Runs `run` as a new process would: a module of its own (the remembered globs are per
- * process), told how many times picomatch was loaded meanwhile.
- */
-function inProcess<T>(run: (m: GlobModule, picomatchLoads: () => number) => T): T {
-  let out: { value: T } | undefined;
-  jest.isolateModules(() => {
-    let loads = 0;
-    jest.doMock('picomatch', () => {
-      loads++;
-      return jest.requireActual('picomatch');
-    });
-    out = { value: run(require('./glob-regex') as GlobModule, () => loads) };
-  });
-  return (out as { value: T }).value;
-}
+/** Runs `run` as a new process would: the remembered globs are per process. */
+const inProcess = <T>(run: (m: GlobModule, picomatchLoads: () => number) => T): T => inFreshProcess(() => require('./glob-regex') as GlobModule, run);
 
 describe('remembered globs', () => {
   it('gives every caller an object of its own, and equal answers however often asked', () => {

@@ -1,16 +1,11 @@
+import { inFreshProcess } from '../../test/support/fresh-process';
 import { prefilterOf } from './regex-prefilter';
 import { requiredAlternatives, requiredLiteral, requiredLiterals } from './required-literal';
 
 type PrefilterModule = typeof import('./regex-prefilter');
 
-/** A module of its own, as a new process has: the remembered prefilters are per process. */
-function inProcess<T>(run: (m: PrefilterModule) => T): T {
-  let out: { value: T } | undefined;
-  jest.isolateModules(() => {
-    out = { value: run(require('./regex-prefilter') as PrefilterModule) };
-  });
-  return (out as { value: T }).value;
-}
+/** Runs `run` as a new process would: the remembered prefilters are per process. */
+const inProcess = <T>(run: (m: PrefilterModule) => T): T => inFreshProcess(() => require('./regex-prefilter') as PrefilterModule, run);
 
 describe('prefilterOf', () => {
   it.each([

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { inFreshProcess } from '../../../test/support/fresh-process';
 import { sealed, unsealed } from './cache-trust';
 
 type Modules = {
@@ -10,22 +11,10 @@ type Modules = {
   prefilters: typeof import('../../compile/regex-prefilter');
 };
 
-/** Runs `run` as a new process would: modules of its own (what the memo remembers is per process), told how often picomatch was loaded. */
-function inProcess<T>(run: (m: Modules, picomatchLoads: () => number) => T): T {
-  let out: { value: T } | undefined;
-  jest.isolateModules(() => {
-    let loads = 0;
-    jest.doMock('picomatch', () => {
-      loads++;
-      return jest.requireActual('picomatch');
-    });
-    const m = {
-      memo: require('./compile-memo'), safety: require('../../evaluate/regex-safety'), globs: require('../../compile/glob-regex'), prefilters: require('../../compile/regex-prefilter'),
-    } as Modules;
-    out = { value: run(m, () => loads) };
-  });
-  return (out as { value: T }).value;
-}
+/** Runs `run` as a new process would: what the memo remembers is per process. */
+const inProcess = <T>(run: (m: Modules, picomatchLoads: () => number) => T): T => inFreshProcess(() => ({
+  memo: require('./compile-memo'), safety: require('../../evaluate/regex-safety'), globs: require('../../compile/glob-regex'), prefilters: require('../../compile/regex-prefilter'),
+}) as Modules, run);
 
 let dir: string;
 beforeEach(() => {
