@@ -51,16 +51,19 @@ export function conditions(repo, projects, env, ca, tmp, memory, edited) {
     }
     return { HOOKPOLICY_CACHE_DIR: dir };
   };
-  // The first event after a policy edit: the file changes before each run (a comment line),
-  // so the runner finds its cache stale and compiles, as at the first call after a save.
-  // In a project of its own (`edited`), so the packs project's other events stay steady.
+  // The first event after a policy edit: the file changes before each run (the team's own
+  // rule gets another message, as a team edits its policy: its document changes, not only
+  // its text), so the runner finds its cache stale and compiles, as at the first call after
+  // a save. In a project of its own (`edited`), so the packs project's other events stay steady.
   const eenv = { ...env, CLAUDE_PROJECT_DIR: edited.dir };
   const estdin = JSON.stringify(edited.events.none);
   const policyFile = join(edited.dir, '.claude', 'policies.yaml');
   const policyText = readFileSync(policyFile, 'utf8');
   let edits = 0;
   const editPolicy = () => {
-    writeFileSync(policyFile, `${policyText}# edit ${++edits}\n`);
+    const rule = `rules:\n  - id: team-no-destroy\n    on: PreToolUse\n    tools: Bash\n    command: ['\\bterraform\\s+destroy\\b']\n`
+      + `    deny: "Ask the platform team before destroying infrastructure (edit ${++edits})"\n`;
+    writeFileSync(policyFile, `${policyText}${rule}`);
     return {};
   };
   // The same edit saved through `policy lint`, which leaves the runner's cache behind it (untimed).
