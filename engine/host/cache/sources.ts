@@ -4,10 +4,10 @@
  *
  * Checking is made cheap by a stat fingerprint (inode, size, mtime, ctime) recorded
  * beside the hash: while it is unchanged the file is not read at all; a small file that
- * changed is hashed without loading `crypto` (~2 ms; engine/content-hash.ts). A fingerprint is recorded only for a file whose last
- * change is older than RACY_MS, so a write in the same clock tick as the read (same
- * size, same coarse timestamps) can never hide behind it; any other change moves ctime,
- * which no user tool can set back.
+ * changed is hashed without loading `crypto` (~2 ms; engine/content-hash.ts). A
+ * fingerprint is recorded only for a file whose last change is older than RACY_MS, so a
+ * write in the same clock tick as the read (same size, same coarse timestamps) can never
+ * hide behind it; any other change moves ctime, which no user tool can set back.
  */
 import * as fs from 'fs';
 import { sha256Hex } from '../../content-hash';
