@@ -8,13 +8,11 @@
 import type picomatchType from 'picomatch';
 import type { RegexSource } from '../types';
 import { globLiterals } from '../evaluate/glob-literals';
+import { rememberedTable } from './remembered';
 
 /** Never matches an absolute path nor one that climbs out of the project. */
 const RELATIVE_ONLY = '(?!/|\\.\\./)';
-/** Globs remembered per process before the table starts over (a long-lived server compiles many policies). */
-const MAX_REMEMBERED = 5000;
-
-const remembered = new Map<string, RegexSource | null>();
+const remembered = rememberedTable<RegexSource | null>(5000);
 let picomatchModule: typeof picomatchType | undefined;
 
 /**
@@ -23,12 +21,7 @@ let picomatchModule: typeof picomatchType | undefined;
  * @example globRegex('/etc/**') // matches '/etc/hosts', not 'etc/hosts'
  */
 export function globRegex(glob: string): RegexSource | null {
-  let found = remembered.get(glob);
-  if (found === undefined) {
-    found = makeGlobRegex(glob);
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    remembered.set(glob, found);
-  }
+  const found = remembered.get(glob, () => makeGlobRegex(glob));
   return found && copyOf(found);
 }
 
@@ -38,7 +31,7 @@ export function globRegex(glob: string): RegexSource | null {
  * @example globRegexes() // [['src/**', { source: '^(?!/|\\.\\./)...', flags: 's', globLiterals: ['src/', ''] }]]
  */
 export function globRegexes(): Array<[string, RegexSource | null]> {
-  return [...remembered];
+  return remembered.entries();
 }
 
 /**
@@ -46,7 +39,7 @@ export function globRegexes(): Array<[string, RegexSource | null]> {
  * @example rememberGlobRegexes([['src/**', { source: '...', flags: 's' }]])
  */
 export function rememberGlobRegexes(entries: ReadonlyArray<readonly [string, RegexSource | null]>): void {
-  for (const [glob, regex] of entries) if (!remembered.has(glob) && remembered.size < MAX_REMEMBERED) remembered.set(glob, regex);
+  remembered.remember(entries);
 }
 
 function makeGlobRegex(glob: string): RegexSource | null {

@@ -6,28 +6,20 @@
  * the same at every compile.
  */
 import type { RegexSource } from '../types';
+import { rememberedTable } from './remembered';
 import { requiredAlternatives, requiredLiteral, requiredLiterals } from './required-literal';
 
 /** The prefilter fields of a compiled pattern. */
 export type Prefilter = Pick<RegexSource, 'literal' | 'anyOf' | 'allOf'>;
 
-/** Patterns remembered per process before the table starts over. */
-const MAX_REMEMBERED = 5000;
-const remembered = new Map<string, Prefilter>();
+const remembered = rememberedTable<Prefilter>(5000);
 
 /**
  * The prefilter of `source` under `flags`, a fresh object at each call.
  * @example prefilterOf('\\bgit\\s+push\\b.*--force', '') // { literal: '--force', allOf: ['push', 'git'] }
  */
 export function prefilterOf(source: string, flags: string): Prefilter {
-  const key = `${flags}/${source}`;
-  let found = remembered.get(key);
-  if (found === undefined) {
-    found = workOut(source, flags);
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    remembered.set(key, found);
-  }
-  return copyOf(found);
+  return copyOf(remembered.get(`${flags}/${source}`, () => workOut(source, flags)));
 }
 
 /**
@@ -35,7 +27,7 @@ export function prefilterOf(source: string, flags: string): Prefilter {
  * @example regexPrefilters() // [['/\\brm\\s', { literal: 'rm' }]]
  */
 export function regexPrefilters(): Array<[string, Prefilter]> {
-  return [...remembered];
+  return remembered.entries();
 }
 
 /**
@@ -43,7 +35,7 @@ export function regexPrefilters(): Array<[string, Prefilter]> {
  * @example rememberRegexPrefilters([['/\\brm\\s', { literal: 'rm' }]])
  */
 export function rememberRegexPrefilters(entries: ReadonlyArray<readonly [string, Prefilter]>): void {
-  for (const [key, prefilter] of entries) if (!remembered.has(key) && remembered.size < MAX_REMEMBERED) remembered.set(key, prefilter);
+  remembered.remember(entries);
 }
 
 function workOut(source: string, flags: string): Prefilter {

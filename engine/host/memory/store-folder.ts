@@ -30,10 +30,10 @@ const checked = new Map<string, string>();
  */
 export function ensureStoreFolder(dir: string, projectRoot: string): void {
   let seen = identityAt(dir);
-  if (seen !== null && checked.get(dir) === seen) return;
+  if (seen !== null && checked.get(dir) === seen.key) return;
   checked.delete(dir);
   const inProject = isInside(dir, path.resolve(projectRoot));
-  let st = lstatOrNull(dir);
+  let st = seen?.st ?? lstatOrNull(dir);
   if (!st) {
     // mkdir follows symlinks: the nearest existing folder must stay in the project first.
     if (inProject) checkInsideProject(nearestExisting(path.dirname(dir)), projectRoot);
@@ -44,7 +44,7 @@ export function ensureStoreFolder(dir: string, projectRoot: string): void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
     seen = identityAt(dir);
-    st = fs.lstatSync(dir);
+    st = seen?.st ?? fs.lstatSync(dir);
   }
   if (st.isSymbolicLink()) throw new StoreRefusedError(`${dir} is a symbolic link; the memory store does not follow one`);
   if (!st.isDirectory()) throw new StoreRefusedError(`${dir} is not a folder`);
@@ -54,14 +54,17 @@ export function ensureStoreFolder(dir: string, projectRoot: string): void {
   }
   if (inProject) checkInsideProject(dir, projectRoot);
   // What was seen before the checks: a change made meanwhile is checked at the next call.
-  if (seen !== null) checked.set(dir, seen);
+  if (seen !== null) checked.set(dir, seen.key);
 }
 
-/** What a check of the folder rests on: where its path really leads, the inode there, whose, its mode; null when the path leads nowhere. */
-function identityAt(dir: string): string | null {
+/**
+ * What a check of the folder rests on (`key`): where its path really leads, the inode
+ * there, whose, its mode; with the lstat it was read from. Null when the path leads nowhere.
+ */
+function identityAt(dir: string): { key: string; st: fs.Stats } | null {
   try {
     const st = fs.lstatSync(dir);
-    return `${fs.realpathSync.native(dir)}\0${st.dev}:${st.ino}:${st.mode}:${st.uid}`;
+    return { key: `${fs.realpathSync.native(dir)}\0${st.dev}:${st.ino}:${st.mode}:${st.uid}`, st };
   } catch {
     return null;
   }
