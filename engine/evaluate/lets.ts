@@ -8,10 +8,14 @@ import { cutText, getField, valueText } from './fields';
 import { policyRegexExec } from './regex';
 import { renderStrict } from './template';
 
-/** A computed value, or why it could not be computed; `path` is the file it came from, if any. */
+/**
+ * A computed value, or why it could not be computed; `path` is the file it came from, if
+ * any. `unreadable`: the memory store could not be read (not merely empty), which a rule
+ * that denies, asks or blocks does not take as "no value" (rule.ts).
+ */
 export type LetResult =
   | { ok: true; value: string; path: string | null; subs?: Record<string, string> }
-  | { ok: false; detail: string; path: string | null };
+  | { ok: false; detail: string; path: string | null; unreadable?: true };
 
 /**
  * Computes a `newest` or `file` let: renders its path template, reads the file, shapes the text.

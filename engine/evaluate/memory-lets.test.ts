@@ -1,7 +1,8 @@
-import { buildRules, compiled } from '../compile/test-support';
+import { build, buildRules, compiled } from '../compile/test-support';
 import { memoryContext } from '../../test/support/memory-facts';
 import { NOW_MS, storeContext } from '../../test/support/memory-store';
 import { evaluate } from '../evaluate';
+import { renderResponse } from '../render';
 import type { MemorySeed } from '../memory/in-memory';
 import type { EvaluationContext, HookEvent } from '../types';
 
@@ -147,13 +148,52 @@ describe('without a store, or with a failing one', () => {
     expect((await run(['n: { count: test-fail, optional: true }'], '[{{n}}]', [], stop, [], none)).text).toBe('[]');
   });
 
-  test('a store that cannot be read fails the let like an unreadable file, never on_error', async () => {
+  test('a store that cannot be read: a rule that only adds context does not apply, and no error', async () => {
     const ctx = memoryContext();
     const broken = { ...ctx, facts: Object.assign(ctx.facts, { memory: { count: () => { throw new Error('better-sqlite3 is not built'); } } as never }) };
     const { d, trace } = await run(['n: { count: test-fail }'], '{{n}}', [], stop, [], broken);
     expect(d.errors).toEqual([]);
     expect(trace.failed?.detail).toBe('let n: the memory store cannot be read: better-sqlite3 is not built');
     expect((await run(['n: { count: test-fail, optional: true }'], '[{{n}}]', [], stop, [], broken)).text).toBe('[]');
+  });
+
+  describe('a rule that denies, asks or blocks fails per on_error instead: nothing counted must not let the call through', () => {
+    const unreadable = () => {
+      const ctx = memoryContext();
+      return { ...ctx, facts: Object.assign(ctx.facts, { memory: { count: () => { throw new Error('index.db is a symbolic link'); } } as never }) };
+    };
+    const guard = (onError: string, optional = '') => compiled(build({ 'p.yaml': [
+      'version: 1', `settings: { on_error: ${onError} }`, 'rules:',
+      '  - id: stop-after-failures', '    on: Stop', `    let: { fails: { count: test-fail${optional} } }`, '    when: "$fails >= 3"', '    block: "{{fails}} test runs failed"',
+    ].join('\n') }));
+
+    test('the rule fails with a fact-error, as for a file that cannot be read', async () => {
+      const d = await evaluate(guard('closed'), stop, unreadable());
+      expect(d.trace[0]).toMatchObject({ id: 'stop-after-failures', status: 'error' });
+      expect(d.errors.map((e) => [e.code, e.severity, e.message])).toEqual([
+        ['fact-error', 'error', 'rule "stop-after-failures": let fails: the memory store cannot be read: index.db is a symbolic link'],
+      ]);
+    });
+
+    test.each<[string, 'open' | 'closed', number, string]>([
+      ['closed: Stop is blocked', 'closed', 0, '"decision":"block"'],
+      ['open: Stop goes on, and the error is shown', 'open', 0, '"systemMessage"'],
+    ])('%s', async (_name, onError, exitCode, shown) => {
+      const r = renderResponse(await evaluate(guard(onError), stop, unreadable()), { onError });
+      expect(r.exitCode).toBe(exitCode);
+      expect(r.stdout).toContain(shown);
+      expect(r.stderr).toContain(`let fails: the memory store cannot be read: index.db is a symbolic link (failing ${onError})`);
+    });
+
+    test('optional does not make an unreadable store an empty one', async () => {
+      const d = await evaluate(guard('closed', ', optional: true'), stop, unreadable());
+      expect([d.trace[0].status, d.errors.map((e) => e.code)]).toEqual(['error', ['fact-error']]);
+    });
+
+    test('a store that reads, with nothing counted, is not an error', async () => {
+      const d = await evaluate(guard('closed'), stop, storeContext([]));
+      expect([d.outcome, d.errors]).toEqual(['none', []]);
+    });
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * Store-reading lets (`count`, `last`, `summaries`, `search`, `summary`, `metrics`),
  * computed through facts.memory. Loaded by the runner only when a rule with one is
- * reached (dist/memory.cjs), so events that read no memory never load it. Without a store,
- * or with one that cannot be read (better-sqlite3 missing, a refused folder, a broken
- * index: the runner warns about it once, memory-unavailable or memory-error), the let
- * fails like a file that does not exist: the rule does not apply, unless `optional`. A
- * store that cannot be read never turns into on_error.
+ * reached (dist/memory.cjs), so events that read no memory never load it. Without a store
+ * the let fails like a file that does not exist: the rule does not apply, unless
+ * `optional`. A store that cannot be read (better-sqlite3 missing, a refused folder, a
+ * broken index: the runner warns about it once, memory-unavailable or memory-error) fails
+ * the let as `unreadable`: a rule that denies, asks or blocks then fails per on_error
+ * (rule.ts), any other does not apply.
  */
 import type { CompiledLet, MemoryFacts, MemoryRecord } from '../types';
 import { summaryLines, searchLines } from '../memory/lines';
@@ -19,6 +20,7 @@ import { renderStrict } from './template';
 /** The longest search query sent to the store: a prompt can be any size. */
 const MAX_QUERY_CHARS = 1000;
 const MINUTE_MS = 60_000;
+const UNREADABLE = 'the memory store cannot be read: ';
 
 /**
  * The value of a store-reading let, with its sub-values.
@@ -30,7 +32,9 @@ export function computeMemoryLet(l: CompiledLet, lookup: (name: string) => strin
   try {
     return computeWith(memory, l, lookup, scope);
   } catch (err) {
-    return failed(`the memory store cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    const why = err instanceof Error ? err.message : String(err);
+    // A MemoryUnavailableError already says so.
+    return { ok: false, detail: why.startsWith(UNREADABLE) ? why : `${UNREADABLE}${why}`, path: null, unreadable: true };
   }
 }
 

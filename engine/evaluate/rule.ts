@@ -56,7 +56,7 @@ export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult 
     if (rule.lets.length > 0) {
       const lets = (values.lets = new Map());
       for (const l of rule.lets) {
-        const failure = storeLet(lets, l, computeLet(l, lookup, scope));
+        const failure = storeLet(lets, l, computeLet(rule, l, lookup, scope));
         if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
       }
     }
@@ -97,7 +97,7 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
       const computed = l.kind === 'expr'
         // An expression sees the lets before it, as `when` does.
         ? computeExprLet(l, await evaluateExpression(l.target, scope.event, lets.size > 0 ? { ...scope.bindings, ...letBindings(rule.lets, lets, unset) } : scope.bindings, scope.deadlineMs, l.exprFast))
-        : computeLet(l, lookup, scope);
+        : computeLet(rule, l, lookup, scope);
       const failure = storeLet(lets, l, computed);
       if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
       if (!computed.ok) unset.add(l.name);
@@ -114,9 +114,22 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
   }
 }
 
-/** A file let, or a store-reading one (its module loaded on first use). */
-function computeLet(l: CompiledLet, lookup: Lookup, scope: EventScope): LetResult {
-  return l.memory ? loadMemoryLets().computeMemoryLet(l, lookup, scope) : computeFileLet(l, lookup, scope.facts);
+/**
+ * A file let, or a store-reading one (its module loaded on first use). A store that cannot
+ * be read is not "no value" to a rule that denies, asks or blocks: `count` would read as
+ * nothing counted, and the call would go through. Such a rule fails (fact-error), and
+ * on_error decides, as for a file that cannot be read; `optional` does not change that.
+ */
+function computeLet(rule: CompiledRule, l: CompiledLet, lookup: Lookup, scope: EventScope): LetResult {
+  if (!l.memory) return computeFileLet(l, lookup, scope.facts);
+  const result = loadMemoryLets().computeMemoryLet(l, lookup, scope);
+  if (!result.ok && result.unreadable && isRestrictive(rule)) throw new FactError(`let ${l.name}: ${result.detail}`);
+  return result;
+}
+
+/** A rule that denies, asks or blocks: one that must not let a call through because it could not check it. */
+function isRestrictive(rule: CompiledRule): boolean {
+  return rule.outcome === 'deny' || rule.outcome === 'ask' || rule.outcome === 'block';
 }
 
 let memoryLetsModule: typeof MemoryLetsModule | null = null;
@@ -209,8 +222,7 @@ function errored(rule: CompiledRule, err: unknown, scope: EventScope): RuleResul
  */
 function stoppedPattern(rule: CompiledRule, err: UnsafeRegexError, scope: EventScope): RuleResult {
   const outcome = oversizedOutcome(rule, scope.eventName, scope.oversizedSetting);
-  const restrictive = rule.outcome === 'deny' || rule.outcome === 'ask' || rule.outcome === 'block';
-  if (!restrictive) return { trace: { id: rule.id, source: rule.source, status: 'error', error: diagnostic('regex-unsafe', `rule "${rule.id}": ${err.message}`, rule.source) }, hit: null };
+  if (!isRestrictive(rule)) return { trace: { id: rule.id, source: rule.source, status: 'error', error: diagnostic('regex-unsafe', `rule "${rule.id}": ${err.message}`, rule.source) }, hit: null };
   const consequence = outcome === 'ignore' ? 'the rule does not apply (oversized: ignore)' : `the rule answers ${outcome} (settings.oversized)`;
   const error: Diagnostic = { ...diagnostic('regex-unsafe', `rule "${rule.id}": ${err.message}; ${consequence}`, rule.source), severity: 'warning' };
   if (outcome === 'ignore') return { trace: { id: rule.id, source: rule.source, status: 'not-matched', failed: { condition: 'pattern', detail: err.message }, error }, hit: null };

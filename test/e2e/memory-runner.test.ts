@@ -136,7 +136,7 @@ describe('recall through the runner', () => {
     try {
       const read = p.run({ hook_event_name: 'SessionStart', session_id: 's4', source: 'startup' });
       expect([read.exitCode, read.stdout]).toEqual([0, '']);
-      expect(read.stderr).toMatch(/^hookpolicy: .*\/\.claude\/hookpolicy\/memory: warning memory-error: a rule could not read the memory store, so it did not apply: .* is a symbolic link; the memory store does not follow one\n/);
+      expect(read.stderr).toMatch(/^hookpolicy: .*\/\.claude\/hookpolicy\/memory: warning memory-error: a rule could not read the memory store: .* is a symbolic link; the memory store does not follow one \(a rule that denies, asks or blocks fails per on_error; any other does not apply\)\n/);
       expect(fs.readdirSync(planted)).toEqual([]);
     } finally {
       fs.rmSync(p.file(STORE));
@@ -157,5 +157,87 @@ describe('recall through the runner', () => {
     // And once it is back, the record appended meanwhile is there.
     const after = p.run({ hook_event_name: 'UserPromptSubmit', session_id: 's3', prompt: 'make' });
     expect((after.json as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext).toMatch(/^- make \(.*#\d+$/m);
+  });
+});
+
+describe('a rule that denies counts what it cannot read: on_error decides, never "nothing counted"', () => {
+  const guard = (onError: string) => `version: 1
+settings:
+  on_error: ${onError}
+rules:
+  - id: count-failures
+    on: PostToolUseFailure
+    tools: Bash
+    record: { kind: test-fail, text: "{{command}}" }
+  - id: no-publish-after-failures
+    on: PreToolUse
+    tools: Bash
+    command: ['^npm publish']
+    let: { fails: { count: test-fail } }
+    when: "$fails >= 3"
+    deny: "{{fails}} test runs failed in this session: fix them before you publish"
+`;
+  const publish = { hook_event_name: 'PreToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command: 'npm publish' } };
+  const failed = { hook_event_name: 'PostToolUseFailure', session_id: 's1', tool_name: 'Bash', tool_input: { command: 'npm test' }, error: 'exit 1' };
+  const permission = (r: { json: unknown }) => (r.json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput?.permissionDecision;
+  const FACT_ERROR = /error fact-error: rule "no-publish-after-failures": let fails: the memory store cannot be read: /;
+
+  /** Runs `check` with the store folder swapped for a link to an empty folder planted in the project. */
+  function withPlantedStore(p: TempProject, check: () => void): void {
+    const planted = p.file('planted');
+    fs.mkdirSync(planted, { mode: 0o700, recursive: true });
+    fs.renameSync(p.file(STORE), p.file('store-moved'));
+    fs.symlinkSync(planted, p.file(STORE));
+    try {
+      check();
+      expect(fs.readdirSync(planted)).toEqual([]);
+    } finally {
+      fs.rmSync(p.file(STORE));
+      fs.renameSync(p.file('store-moved'), p.file(STORE));
+    }
+  }
+
+  it('on_error: closed: the call is refused while the store cannot be read, and answered by the count again once it can', () => {
+    const p = makeProject(guard('closed'));
+    try {
+      p.run(failed);
+      expect(journal(p)).toHaveLength(1);
+      expect([p.run(publish).exitCode, p.run(publish).stdout]).toEqual([0, '']);
+      withPlantedStore(p, () => {
+        const refused = p.run(publish);
+        expect([refused.exitCode, permission(refused)]).toEqual([0, 'deny']);
+        expect(refused.stderr).toMatch(FACT_ERROR);
+        expect(refused.stderr).toMatch(/is a symbolic link; the memory store does not follow one \(failing closed\)/);
+        expect(refused.stderr).toContain('warning memory-error: a rule could not read the memory store');
+      });
+      const unbuilt = p.run(publish, { env: { HOOKPOLICY_NO_SQLITE: '1' } });
+      expect([unbuilt.exitCode, permission(unbuilt)]).toEqual([0, 'deny']);
+      expect(unbuilt.stderr).toContain('error fact-error: rule "no-publish-after-failures": let fails: the memory store cannot be read: better-sqlite3 is not installed or not built (HOOKPOLICY_NO_SQLITE=1); records are still kept in the journal (failing closed)');
+      expect(unbuilt.stderr).toContain('npm install-scripts approve better-sqlite3');
+      expect(p.run(publish).stdout).toBe('');
+      p.run(failed);
+      p.run(failed);
+      const counted = p.run(publish);
+      expect([permission(counted), (counted.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason])
+        .toEqual(['deny', '3 test runs failed in this session: fix them before you publish']);
+    } finally {
+      p.remove();
+    }
+  });
+
+  it('on_error: open: the call goes through, and the error is shown', () => {
+    const p = makeProject(guard('open'));
+    try {
+      p.run(failed);
+      withPlantedStore(p, () => {
+        const through = p.run(publish);
+        expect([through.exitCode, permission(through)]).toEqual([0, undefined]);
+        expect(through.stderr).toMatch(FACT_ERROR);
+        expect(through.stderr).toContain('(failing open)');
+        expect((through.json as { systemMessage: string }).systemMessage).toMatch(FACT_ERROR);
+      });
+    } finally {
+      p.remove();
+    }
   });
 });

@@ -80,7 +80,7 @@ describe('projectMemoryFacts', () => {
     // The rule just does not apply: the runner's warning says why.
     const problem = memoryReadProblem(memory.failure(), s.dir);
     expect([problem?.code, problem?.severity, problem?.file]).toEqual(['memory-error', 'warning', s.dir]);
-    expect(problem?.message).toMatch(/^a rule could not read the memory store, so it did not apply: .* is not a folder/);
+    expect(problem?.message).toMatch(/^a rule could not read the memory store: .* is not a folder \(a rule that denies, asks or blocks fails per on_error; any other does not apply\)$/);
   });
 
   it('keeps the first question that failed on an open index as the failure', () => {
@@ -93,7 +93,7 @@ describe('projectMemoryFacts', () => {
     db.exec('DROP TABLE records_fts; DROP TABLE records');
     db.close();
     expect(() => memory.last('command', 'session', { session: 's1', agent: null })).toThrow(/no such table: records/);
-    expect(memoryReadProblem(memory.failure(), s.dir)?.message).toMatch(/could not read the memory store, so it did not apply: no such table: records/);
+    expect(memoryReadProblem(memory.failure(), s.dir)?.message).toMatch(/could not read the memory store: no such table: records /);
     memory.close();
   });
 });

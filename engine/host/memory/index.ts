@@ -75,9 +75,9 @@ export function recordMemory(options: RecordMemoryOptions): Diagnostic[] {
 /**
  * The warning for a store a rule could not read during the event: `memory-unavailable`,
  * with the fix, when better-sqlite3 is missing; `memory-error` for anything else (a
- * folder refused, a broken index). The rule itself just did not apply, as with a file
- * that does not exist: without this warning nothing would say why. Null when no question
- * failed.
+ * folder refused, a broken index). A rule that denies, asks or blocks failed per on_error
+ * (its own fact-error); any other just did not apply, as with a file that does not exist,
+ * and without this warning nothing would say why. Null when no question failed.
  * @example memoryReadProblem(new MemoryUnavailableError('Cannot find module'), dir) // { code: 'memory-unavailable', ... }
  */
 export function memoryReadProblem(failure: unknown, dir: string): Diagnostic | null {
@@ -87,7 +87,7 @@ export function memoryReadProblem(failure: unknown, dir: string): Diagnostic | n
   // An error from another bundle or realm (better-sqlite3's SqliteError) may not be an instanceof Error here.
   const message = (failure as { message?: unknown } | null)?.message;
   const why = typeof message === 'string' ? message : String(failure);
-  return diagnostic('memory-error', `a rule could not read the memory store, so it did not apply: ${why}`, { file: dir });
+  return diagnostic('memory-error', `a rule could not read the memory store: ${why} (a rule that denies, asks or blocks fails per on_error; any other does not apply)`, { file: dir });
 }
 
 /** True for a MemoryUnavailableError from any bundle. */

@@ -27,7 +27,7 @@ export interface LazyMemoryOptions extends MemoryIndexOptions {
 
 /**
  * Facts over the store at `options.dir`; a failure to open (MemoryUnavailableError,
- * StoreRefusedError) is thrown by every question, so a let fails as an unreadable file does.
+ * StoreRefusedError) is thrown by every question, so every let that asks fails as `unreadable` (memory-lets.ts).
  * @example lazyMemoryFacts({ dir, projectRoot, retentionDays: 90, maxRecords: 20000, now: Date.now }).count('test', 'session', who) // 2
  */
 export function lazyMemoryFacts(options: LazyMemoryOptions): LazyMemoryFacts {
