@@ -32,6 +32,26 @@ describe('cache seals', () => {
     }
     expect(unsealedBytes(Buffer.from('//hookpolicy-seal 0123456789abcdef'))).toBeNull();
   });
+
+  it('notices one bit changed at any byte, words swapped, and a body cut or grown', () => {
+    // Every lane, the words after the last whole group of four, and the last 0-3 bytes.
+    const body = '{"rules":[{"id":"r1","outcome":"deny"}],"n":12345678}x';
+    const bytes = Buffer.from(sealed(body));
+    const start = bytes.length - Buffer.byteLength(body);
+    for (let at = start; at < bytes.length; at++) {
+      for (const bit of [1, 0x80]) {
+        const edited = Buffer.from(bytes);
+        edited[at] ^= bit;
+        expect(unsealedBytes(edited)).toBeNull();
+      }
+    }
+    const seal = bytes.subarray(0, start).toString();
+    const swapped = `${body.slice(4, 8)}${body.slice(0, 4)}${body.slice(8)}`;
+    const lanesSwapped = `${body.slice(16, 32)}${body.slice(0, 16)}${body.slice(32)}`;
+    for (const other of [swapped, lanesSwapped, body.slice(0, -1), `${body}\0`, `${body}\0\0\0\0`]) {
+      expect(unsealed(`${seal}${other}`)).toBeNull();
+    }
+  });
 });
 
 const posix = process.platform !== 'win32' && typeof process.getuid === 'function';

@@ -16,11 +16,17 @@ const SEAL_BYTES = Buffer.from(SEAL);
 /** The seal line: SEAL, 16 hex digits, a newline. */
 const SEAL_LINE_LENGTH = SEAL.length + 17;
 
+const FNV_PRIME = 0x01000193;
+
 /**
- * A 64-bit FNV-1a-style hash (two 32-bit lanes) of the body's UTF-8 bytes, 32 bits at a
- * time in the machine's byte order (a cache never leaves its machine), the last 0-3 bytes
- * one at a time; as 16 hex digits. By words, not characters: a cold process runs this loop
- * in the interpreter, at every event, over the ~30 KB of a policy view.
+ * A 64-bit FNV-1a-style hash of the body's UTF-8 bytes, 32 bits at a time in the
+ * machine's byte order (a cache never leaves its machine): four lanes each take every
+ * fourth word, the last 0-3 words and bytes go to the first two, and the lanes are folded
+ * together with the length; as 16 hex digits. A cold process runs this loop in the
+ * interpreter over every cache file it writes (~100 KB after a policy edit) or reads
+ * without its stamp, and one multiply per word costs about half of the two the single
+ * pair of lanes took. Each step is a bijection of its lane, so a change of one word
+ * always changes its lane, and the folding carries any one lane's change to the result.
  */
 function contentHash(body: Buffer): string {
   // Int32Array needs a 4-byte-aligned offset; a copy from Buffer.from gets one (a fresh or pooled buffer).
@@ -28,15 +34,21 @@ function contentHash(body: Buffer): string {
   const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
   let a = 0x811c9dc5 | 0;
   let b = 0x050c5d1f;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i];
-    a = Math.imul(a ^ w, 0x01000193);
-    b = Math.imul(b ^ w ^ (a >>> 16), 0x01000193);
+  let c = 0x2f4a5e3b;
+  let d = 0x6b1d2c47;
+  const whole = words.length - (words.length % 4);
+  for (let i = 0; i < whole; i += 4) {
+    a = Math.imul(a ^ words[i], FNV_PRIME);
+    b = Math.imul(b ^ words[i + 1], FNV_PRIME);
+    c = Math.imul(c ^ words[i + 2], FNV_PRIME);
+    d = Math.imul(d ^ words[i + 3], FNV_PRIME);
   }
-  for (let i = words.length * 4; i < bytes.length; i++) {
-    a = Math.imul(a ^ bytes[i], 0x01000193);
-    b = Math.imul(b ^ bytes[i] ^ (a >>> 16), 0x01000193);
-  }
+  for (let i = whole; i < words.length; i++) a = Math.imul(a ^ words[i], FNV_PRIME);
+  for (let i = words.length * 4; i < bytes.length; i++) b = Math.imul(b ^ bytes[i], FNV_PRIME);
+  a = Math.imul(a ^ c, FNV_PRIME);
+  b = Math.imul(b ^ d, FNV_PRIME);
+  a = Math.imul(a ^ (b >>> 16) ^ bytes.length, FNV_PRIME);
+  b = Math.imul(b ^ (a >>> 16), FNV_PRIME);
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
