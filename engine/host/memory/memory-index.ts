@@ -41,6 +41,13 @@ interface Row extends Omit<MemoryRecord, 'fields'> {
   fields: string;
 }
 
+/** A search candidate: its id, bm25 score and text, enough to rank it. */
+interface Candidate {
+  id: number;
+  score: number;
+  text: string;
+}
+
 /** Every record, as the index holds them; opened by openMemoryIndex. */
 export class MemoryIndex implements MemoryFacts {
   /** What the ingest at opening did. */
@@ -87,14 +94,21 @@ export class MemoryIndex implements MemoryFacts {
     const match = ftsQuery([...known.keys()]);
     if (match === null) return [];
     // Candidates by bm25, more than asked: the relevance then orders them (bm25 breaks ties).
-    // Ranked inside the full-text table first, so only the candidates are joined to their records.
-    const rows = statement(this.db, `SELECT r.*, f.score FROM (SELECT rowid, bm25(records_fts) AS score FROM records_fts
-      WHERE records_fts MATCH ? ORDER BY score LIMIT ?) f JOIN records r ON r.id = f.rowid ORDER BY f.score`).all(match, Math.max(50, Math.floor(limit) * 10)) as Array<Row & { score: number }>;
+    // Ranked inside the full-text table first, so only the candidates are joined to their
+    // text; only the records given back are read whole (turning 50 rows into objects was
+    // a fifth of a search's time in the policy server).
+    const rows = statement(this.db, `SELECT f.rowid AS id, f.score, r.text FROM (SELECT rowid, bm25(records_fts) AS score FROM records_fts
+      WHERE records_fts MATCH ? ORDER BY score LIMIT ?) f JOIN records r ON r.id = f.rowid ORDER BY f.score`).all(match, Math.max(50, Math.floor(limit) * 10)) as Candidate[];
+    const whole = statement(this.db, 'SELECT * FROM records WHERE id = ?');
     return rows
       .map((row) => ({ row, relevance: relevance(row.text, known) }))
       .sort((a, b) => b.relevance - a.relevance || a.row.score - b.row.score || b.row.id - a.row.id)
       .slice(0, Math.floor(limit))
-      .map(({ row, relevance: r }) => ({ record: toRecord(row), relevance: r }));
+      .flatMap(({ row, relevance: r }) => {
+        // Forgotten by another process since the query: not found any more.
+        const record = whole.get(row.id) as Row | undefined;
+        return record ? [{ record: toRecord(record), relevance: r }] : [];
+      });
   }
 
   sessionRecords(session: string): MemoryRecord[] {
