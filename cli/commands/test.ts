@@ -4,22 +4,21 @@
  * coverage is below the threshold) or 2 (usage or load error).
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
 import { diagnostic, hasErrors } from '../../engine/diagnostics';
 import { compileGuarded, type CompileResult } from '../../engine/host/compile-entry';
 import { discoverPolicyFiles } from '../../engine/host/discover';
-import { createFileFacts } from '../../engine/host/file-facts';
 import { createCoverage, summarizeCoverage } from '../../engine/testing/coverage';
 import { runSuite, type SuiteHost } from '../../engine/testing/run-suite';
-import type { FileSpec, SuiteResult, TestRunResult, TestSuite } from '../../engine/testing/types';
+import type { SuiteResult, TestRunResult, TestSuite } from '../../engine/testing/types';
 import type { CompiledPolicy, Diagnostic } from '../../engine/types';
 import { useColor } from '../color';
 import { runHook } from '../hook';
 import { writeReportFile } from '../report-file';
 import { FORMAT_NAMES, REPORTERS } from '../test-reporters';
 import { suiteSource, type SuiteRead } from './suite-source';
+import { createWorkspace, type Workspace } from './test-workspace';
 
 export interface TestCommandOptions {
   /** Suite files or folders; [] = every *.test.yaml under cwd. */
@@ -124,46 +123,15 @@ function suiteHost(workspace: Workspace, policy: CompiledPolicy): SuiteHost {
     },
     execute: async (input) => {
       const env = { ...input.env, HOOKPOLICY_CACHE_DIR: workspace.cacheDir };
+      const files = workspace.facts(input.projectRoot);
       // The suite's memory, in memory: a test never reads or writes the project's store.
-      const facts = input.memory ? { ...createFileFacts(input.projectRoot), memory: input.memory } : undefined;
+      const facts = input.memory ? { ...files, memory: input.memory } : files;
       // trace: coverage counts the rules each case considered.
-      const hook = await runHook({ argv: [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false, trace: true, ...(facts ? { facts } : {}) });
+      const hook = await runHook({ argv: [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false, trace: true, facts });
       return { decision: hook.decision, response: hook.response };
     },
     now: () => Date.now(),
   };
-}
-
-interface Workspace {
-  cacheDir: string;
-  project(files: Record<string, FileSpec>): string;
-  dispose(): void;
-}
-
-/** Temp projects, one per distinct file set (cases do not change their project). */
-function createWorkspace(): Workspace {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-test-')));
-  const projects = new Map<string, string>();
-  return {
-    cacheDir: path.join(root, 'cache'),
-    project(files) {
-      const key = JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
-      let dir = projects.get(key);
-      if (!dir) {
-        dir = path.join(root, `p${projects.size}`);
-        for (const [rel, spec] of Object.entries(files)) writeSpec(path.join(dir, rel), spec);
-        fs.mkdirSync(dir, { recursive: true });
-        projects.set(key, dir);
-      }
-      return dir.split(path.sep).join('/');
-    },
-    dispose: () => fs.rmSync(root, { recursive: true, force: true }),
-  };
-}
-
-function writeSpec(file: string, spec: FileSpec): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, 'content' in spec ? spec.content : Buffer.alloc(spec.size, 'x'));
 }
 
 /**
