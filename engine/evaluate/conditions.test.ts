@@ -1,7 +1,9 @@
 import { compiledRule } from '../../test/support/compiled';
 import { memoryContext } from '../../test/support/memory-facts';
+import { buildRules, compiled } from '../compile/test-support';
+import { evaluate } from '../evaluate';
 import type { HookEvent, PromptKind } from '../types';
-import { checkPrompts } from './conditions';
+import { checkCommand, checkPrompts } from './conditions';
 import { evaluateRule } from './rule';
 import { EventScope, promptKind } from './scope';
 
@@ -65,5 +67,40 @@ describe('checkPrompts', () => {
   it('lets a typed prompt through to the hit', () => {
     const r = compiledRule({ events: ['UserPromptSubmit'], prompts: ['user'], outcome: 'context', message: 'house rules' });
     expect(evaluateRule(r, scopeOf(promptEvent('fix the tests')))).toMatchObject({ trace: { status: 'fired' }, hit: { outcome: 'context', message: 'house rules' } });
+  });
+});
+
+describe('a failed paths or command condition when nobody reads the trace (the runner, the policy server)', () => {
+  const policy = compiled(buildRules(
+    '  - id: no-secrets', '    on: PreToolUse', '    tools: [Write, Bash]', '    paths: { deny: ["secrets/**"] }', '    deny: "no secrets"',
+    '  - id: no-publish', '    on: PreToolUse', '    tools: Bash', "    command: ['^npm publish']", '    deny: "no publish"',
+  ));
+  const write = (file: string): HookEvent => ({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: file, content: 'x' } });
+  const bash = (command: string): HookEvent => ({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
+
+  it.each<[string, HookEvent, string]>([
+    ['a Write no rule catches', write('src/a.ts'), 'none'],
+    ['a Write of a secret', write('secrets/key'), 'deny'],
+    ['a command nothing matches', bash('ls -la'), 'none'],
+    ['a command a pattern matches', bash('npm publish --tag next'), 'deny'],
+    ['a command that writes a secret', bash('echo x > secrets/key'), 'deny'],
+  ])('%s: decided as with the trace, and nothing is traced', async (_name, event, outcome) => {
+    const traced = await evaluate(policy, event, memoryContext());
+    const untraced = await evaluate(policy, event, { ...memoryContext(), trace: false });
+    expect([untraced.outcome, untraced.hits, untraced.trace]).toEqual([outcome, traced.hits, []]);
+  });
+
+  it('the traced failures still say which globs and patterns the event missed', async () => {
+    const { trace } = await evaluate(policy, bash('ls -la > notes.txt'), memoryContext());
+    expect(trace.map((t) => [t.id, t.failed?.condition, t.failed?.detail])).toEqual([
+      ['no-secrets', 'paths', 'no touched path matches deny [secrets/**] (touched: notes.txt)'],
+      ['no-publish', 'command', 'the command matches none of /^npm publish/'],
+    ]);
+  });
+
+  it('without the trace, the condition gives a fixed failure instead of writing them out', () => {
+    const scope = new EventScope(bash('ls -la'), null, { ...memoryContext(), trace: false });
+    expect(checkCommand(policy.rules[1], scope)).toEqual({ condition: 'command', detail: 'the command matches none of the patterns' });
+    expect(checkCommand(policy.rules[1], scopeOf(bash('ls -la')))).toEqual({ condition: 'command', detail: 'the command matches none of /^npm publish/' });
   });
 });

@@ -15,6 +15,14 @@ export interface Failure {
 }
 
 /**
+ * What the paths and command conditions say when nobody reads the trace (the runner, the
+ * policy server): most rules of a large policy fail one of them at every event, and
+ * writing out their globs and patterns was ~10 % of evaluating a Write on 1,000 rules.
+ */
+const UNTRACED_PATHS: Failure = Object.freeze({ condition: 'paths', detail: 'no touched path is caught' });
+const UNTRACED_COMMAND: Failure = Object.freeze({ condition: 'command', detail: 'the command matches none of the patterns' });
+
+/**
  * Holds when the rule has no tool filter, or the event's tool is named or matches a pattern.
  * @example checkTools(rule, scope) // { condition: 'tools', detail: 'tool "Bash" is not in [Write, Edit]' }
  */
@@ -93,7 +101,7 @@ export function checkMatch(rule: CompiledRule, scope: EventScope): Failure | nul
  * @example checkPaths(pathFilter({ deny: ['.env'] }), [view('.env'), view('a.ts')]) // ['.env']
  * @example checkPaths(pathFilter({ deny: ['docs/**'] }), [view('docs/a'), view('b')], true) // { condition: 'paths', ... }
  */
-export function checkPaths(filter: CompiledPathFilter, touched: readonly PathView[], approving = false): string[] | Failure {
+export function checkPaths(filter: CompiledPathFilter, touched: readonly PathView[], approving = false, traced = true): string[] | Failure {
   if (touched.length === 0) return { condition: 'paths', detail: 'the tool touches no path' };
   if (approving) {
     const uncovered = touched.find((view) => !isSurelyCaught(filter, view));
@@ -103,6 +111,7 @@ export function checkPaths(filter: CompiledPathFilter, touched: readonly PathVie
   let caught: string[] | null = null;
   for (let i = 0; i < touched.length; i++) if (isCaught(filter, touched[i])) (caught ??= []).push(touched[i].path);
   if (caught !== null) return caught;
+  if (!traced) return UNTRACED_PATHS;
   return { condition: 'paths', detail: `${described(filter, () => noneCaught(filter))} (touched: ${shownViews(touched)})` };
 }
 
@@ -116,6 +125,7 @@ export function checkCommand(rule: CompiledRule, scope: EventScope): Failure | n
   const command = getField(scope.event, 'tool_input.command');
   if (typeof command !== 'string') return { condition: 'command', detail: 'the event has no command' };
   if (policyRegexTest(patterns, command)) return null;
+  if (!scope.traced) return UNTRACED_COMMAND;
   return { condition: 'command', detail: `the command matches none of ${showRegexes(patterns)}` };
 }
 

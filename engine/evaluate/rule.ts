@@ -44,7 +44,7 @@ export function evaluateRule(rule: CompiledRule, scope: EventScope): RuleResult 
       const tooLarge = scope.oversizedInput(shell);
       const failure = tooLarge !== null ? takeOversized(rule, scope, values, tooLarge)
         : shell ? checkShellPaths(rule, rule.paths, scope, values)
-          : checkViews(rule.paths, scope.touchedViews, values, rule.outcome === 'allow');
+          : checkViews(rule.paths, scope.touchedViews, values, rule.outcome === 'allow', scope.traced);
       if (failure) return notMatched(rule, failure, undefined, values);
     }
     const noCommand = checkCommand(rule, scope);

@@ -67,6 +67,9 @@ export class EventScope {
   /** The policy's `memory.privacy` globs: a record matching one is dropped. */
   privacy: readonly string[] = [];
 
+  /** Whether the caller reads the decision's trace (ctx.trace): if not, a failed condition's text is never made. */
+  readonly traced: boolean;
+
   constructor(
     readonly event: HookEvent,
     readonly agent: string | null,
@@ -78,6 +81,7 @@ export class EventScope {
   ) {
     this.eventName = typeof event.hook_event_name === 'string' ? event.hook_event_name : '';
     this.tool = typeof event.tool_name === 'string' ? event.tool_name : null;
+    this.traced = ctx.trace !== false;
   }
 
   /** The kind of the event's prompt (computed on first use); null when it has no prompt. */

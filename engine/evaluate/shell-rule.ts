@@ -14,8 +14,8 @@ import type { EventScope } from './scope';
  * Checks the views against the filter, storing the caught paths; returns the failure, or null.
  * @example checkViews(pathFilter({ deny: ['.env'] }), scope.touchedViews, values) // null, values.caught = ['.env']
  */
-export function checkViews(filter: CompiledPathFilter, views: readonly PathView[], values: RuleValues, approving = false): Failure | null {
-  const caught = checkPaths(filter, views, approving);
+export function checkViews(filter: CompiledPathFilter, views: readonly PathView[], values: RuleValues, approving = false, traced = true): Failure | null {
+  const caught = checkPaths(filter, views, approving, traced);
   if (!Array.isArray(caught)) return caught;
   values.caught = caught;
   return null;
@@ -33,7 +33,7 @@ export function checkShellPaths(rule: CompiledRule, filter: CompiledPathFilter, 
   values.written = shell.views.map((v) => v.path);
   if (shell.unchecked !== null) values.uncheckedReason = shell.unchecked;
   const approving = rule.outcome === 'allow';
-  const caught = shell.views.length > 0 ? checkPaths(filter, shell.views, approving) : null;
+  const caught = shell.views.length > 0 ? checkPaths(filter, shell.views, approving, scope.traced) : null;
   if (Array.isArray(caught) && !(approving && shell.unchecked !== null)) {
     values.caught = caught;
     return null;
