@@ -58,8 +58,11 @@ function makeGlobRegex(glob: string): RegexSource | null {
   // `s`: picomatch's `**` and `*` are built on `.`, which stops at a new line without it,
   // and a file name may hold one: `secrets/a<LF>b` must be caught by `secrets/**`.
   const flags = regex.flags.includes('s') ? regex.flags : `${regex.flags}s`;
+  // Kept even when both are empty: a runner would otherwise read them out of the source
+  // again at every event that checks a path (~0.1-0.2 ms for the self-protection rule's
+  // globs without a literal, `policies.yaml` and the folders above the guarded files).
   const { prefix, required } = globLiterals({ source: source.normalize('NFC'), flags });
-  return prefix === '' && required === '' ? { source, flags } : { source, flags, globLiterals: [prefix, required] };
+  return { source, flags, globLiterals: [prefix, required] };
 }
 
 function copyOf(regex: RegexSource): RegexSource {
