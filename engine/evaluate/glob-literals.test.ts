@@ -6,15 +6,19 @@ import { matchesAny } from './path-views';
 const globPrefix = (g: ReturnType<typeof globRegex>) => globLiterals(g).prefix;
 const globRequired = (g: ReturnType<typeof globRegex>) => globLiterals(g).required;
 
-const GLOBS = ['/etc/claude-code/**', '/**/.env', '/**/*.pem', '/home/u/.claude/settings.json', '**/.env.*', '**/*.pem', '.agent/teams/*/TEAM-MEMORY.md', '**/__tests__/**', '**/*.test.*', 'a/**/b.md', '**/x?y/z', 'services/svc0/secrets/**', 'docs/generated-9/**', '.env', '**/.env', 'mission/**', 'src/*.ts', 'a+b/**', 'x{1,2}/y', '{src,lib}/**', 'Caf\u00e9/**', 'ops/golf-7/**', 'a?c/**', '[ab]x/**', 'dir/file.md'];
+const GLOBS = ['/etc/claude-code/**', '/**/.env', '/**/*.pem', '/home/u/.claude/settings.json', '**/.env.*', '**/*.pem', '.agent/teams/*/TEAM-MEMORY.md', '**/__tests__/**', '**/*.test.*', 'a/**/b.md', '**/x?y/z', 'services/svc0/secrets/**', 'docs/generated-9/**', '.env', '**/.env', 'mission/**', 'src/*.ts', 'a+b/**', 'x{1,2}/y', '{src,lib}/**', 'Caf\u00e9/**', 'ops/golf-7/**', 'a?c/**', '[ab]x/**', 'dir/file.md',
+  '.', '.claude', 'policies.yaml', 'node_modules', 'a?b', '{x,y}'];
 const PATHS = ['/etc/claude-code', '/etc/claude-code/x', '/ETC/claude-code/x', '/a/.env', '/a/b/.ENV', '/k.pem', '/home/u/.claude/settings.json', '/etc', '.env.local', 'a/.ENV.x', 'k.pem', 'a/b/K.PEM', '.agent/teams/t1/TEAM-MEMORY.md', '.agent/teams/t1/team-memory.md', 'src/__tests__/a.ts', 'src/a.test.ts', 'a/b.md', 'a/c/d/b.md', 'q/xay/z', 'q/xy/z', 'a/.\u212aNV', 'services/svc0/secrets/k', 'SERVICES/svc0/Secrets/k', 'services/svc01/secrets', 'docs/generated-9', 'docs/generated-9/a/b', '.env', '.ENV', 'a/.env', 'mission', 'mission/out.txt',
   'MISSION/x', 'missio', 'src/a.ts', 'a+b/c', 'x1/y', 'x2/y', 'src/x', 'lib/y', 'caf\u00e9/x', 'Caf\u00e9/x', 'CAF\u00c9/x', 'ops/golf-7/a', 'abc/d', 'ax/y', 'bx/y', 'dir/file.md', 'DIR/FILE.MD',
-  '\u017fervices/svc0/secrets/k', 'o\u017fs/golf-7/a', 'docs/generated-9/\u212a', ''];
+  '\u017fervices/svc0/secrets/k', 'o\u017fs/golf-7/a', 'docs/generated-9/\u212a', '',
+  '.', './x', '.claude', '.CLAUDE', '.claude/x', 'a/.claude', 'policies.yaml', 'POLICIES.YAML', 'x/policies.yaml', 'node_modules', 'node_modules/x', 'a/node_modules', 'aab', 'x', 'y', 'xy'];
 
 describe('globPrefix', () => {
   test.each([
     ['services/svc0/secrets/**', 'services/svc0/secrets'],
-    ['.env', ''], // a bare name matches in any folder
+    ['.env', '.env'], // a name without a slash is the whole path (picomatch's own anchored group)
+    ['.', '.'],
+    ['node_modules', 'node_modules'],
     ['dir/file.md', 'dir/file.md'],
     ['**/.env', ''],
     ['{src,lib}/**', ''],
@@ -31,6 +35,8 @@ describe('globPrefix', () => {
     ['.agent/teams/*/TEAM-MEMORY.md', '/TEAM-MEMORY.md'],
     ['services/svc0/secrets/**', 'services/svc0/secrets'],
     ['{src,lib}/**', ''],
+    ['policies.yaml', 'policies.yaml'],
+    ['{x,y}', ''],
   ])('every match of %s holds %p', (glob, text) => {
     expect(globRequired(globRegex(glob))).toBe(text);
   });
@@ -52,6 +58,7 @@ describe('the literals the compiler stores with a glob', () => {
   test.each([
     ['services/svc0/secrets/**', ['services/svc0/secrets', 'services/svc0/secrets']],
     ['**/.env', ['', '.env']],
+    ['.claude', ['.claude', '.claude']],
     // None found is stored too: the runner then never reads the source again.
     ['{src,lib}/**', ['', '']],
   ])('%s carries %p', (glob, literals) => {

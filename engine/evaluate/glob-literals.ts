@@ -46,7 +46,12 @@ export function globLiterals(glob: RegexSource): GlobLiterals {
   if (f.includes('i') || f.includes('m') || f.includes('u') || f.includes('v') || !s.endsWith(')$') || STAND_INS.test(s)) return NONE;
   const start = STARTS.find((p) => s.startsWith(p));
   if (start === undefined) return NONE;
-  let body = s.slice(start.length, -2)
+  let body = s.slice(start.length, -2);
+  // A glob without a slash (`.claude`, `policies.yaml`) comes from picomatch wrapped in an
+  // anchored group of its own, `^(?:name)$`: the whole path, as the outer group says. A
+  // group that does not span the body leaves parentheses that do not balance (below).
+  if (body.startsWith('^(?:') && body.endsWith(')$')) body = body.slice(4, -2);
+  body = body
     .replace(ESCAPE, (_, punct: string | undefined) => (punct === undefined ? CONSTRUCT : String.fromCharCode(0xe000 + punct.charCodeAt(0))))
     .replace(CLASS, CONSTRUCT);
   // Inner groups, innermost first: a group's own alternation stays inside it.
