@@ -85,10 +85,19 @@ function utf8Length(text: string): number {
  * @example oversizedOutcome(denyRule, 'PreToolUse', 'ask') // 'ask'
  */
 export function oversizedOutcome(rule: CompiledRule, eventName: string, setting: UnparsableOutcome): Outcome | 'ignore' {
-  if (rule.outcome !== 'deny' && rule.outcome !== 'ask' && rule.outcome !== 'block') return 'ignore';
+  if (!isRestrictive(rule)) return 'ignore';
   if (setting === 'ignore') return 'ignore';
   if (setting === 'ask' && !outcomeSupport(eventName, 'ask').supported) return rule.outcome;
   return setting;
+}
+
+/**
+ * A rule that denies, asks or blocks: one that must not let a call through because it
+ * could not check it (here, and for a memory store it cannot read: rule.ts).
+ * @example isRestrictive({ outcome: 'ask' }) // true
+ */
+export function isRestrictive<R extends Pick<CompiledRule, 'outcome'>>(rule: R): rule is R & { outcome: 'deny' | 'ask' | 'block' } {
+  return rule.outcome === 'deny' || rule.outcome === 'ask' || rule.outcome === 'block';
 }
 
 /**

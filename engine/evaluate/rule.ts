@@ -16,7 +16,7 @@ import { lookupFor, type RuleValues } from './lookup';
 import { checkRequirements, describeUnmet } from './requirements';
 import { FactError, SHELL_TOOLS, type EventScope } from './scope';
 import { UnsafeRegexError } from './regex';
-import { oversizedMessage, oversizedOutcome } from './oversized';
+import { isRestrictive, oversizedMessage, oversizedOutcome } from './oversized';
 import { checkShellPaths, checkViews, shellTraceValues } from './shell-rule';
 import { renderStrict, renderTemplate } from './template';
 
@@ -125,11 +125,6 @@ function computeLet(rule: CompiledRule, l: CompiledLet, lookup: Lookup, scope: E
   const result = loadMemoryLets().computeMemoryLet(l, lookup, scope);
   if (!result.ok && result.unreadable && isRestrictive(rule)) throw new FactError(`let ${l.name}: ${result.detail}`);
   return result;
-}
-
-/** A rule that denies, asks or blocks: one that must not let a call through because it could not check it. */
-function isRestrictive(rule: CompiledRule): boolean {
-  return rule.outcome === 'deny' || rule.outcome === 'ask' || rule.outcome === 'block';
 }
 
 let memoryLetsModule: typeof MemoryLetsModule | null = null;
