@@ -37,7 +37,7 @@ beforeAll(() => {
  * artefacts, and the compile memo (compile-memo.json), one per folder whatever the policies.
  */
 function policyCacheFiles(): string[] {
-  return fs.readdirSync(cacheDir).filter((f) => !/^v8-[0-9a-f-]+\.(?:cache|kinds)$/.test(f) && f !== 'compile-memo.json').sort();
+  return fs.readdirSync(cacheDir).filter((f) => !/^v8-[0-9a-f-]+\.(?:cache|kinds)$/.test(f) && f !== 'compile-memo.json' && f !== 'sweep.stamp').sort();
 }
 
 beforeEach(() => {
@@ -230,6 +230,9 @@ describe('the compiled-policy cache', () => {
     const monthAgo = (Date.now() - 31 * 24 * 3600 * 1000) / 1000;
     for (const f of left) fs.utimesSync(path.join(cacheDir, f), monthAgo, monthAgo);
     fs.rmSync(worktree, { recursive: true });
+    // The folder is swept at most once an hour: the worktree's build swept it.
+    const hoursAgo = (Date.now() - 2 * 3600 * 1000) / 1000;
+    fs.utimesSync(path.join(cacheDir, 'sweep.stamp'), hoursAgo, hoursAgo);
 
     const root = project('p', { '.claude/policies.yaml': ENV_POLICY });
     expect(await hook(writeEvent(root, '.env'), { env: { CLAUDE_PROJECT_DIR: root } })).toMatchObject({ stdout: DENY_ENV, stderr: '', code: 0 });

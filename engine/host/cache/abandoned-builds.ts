@@ -27,15 +27,16 @@ const RECORDS = ['head.json', 'failed.json', 'json'];
  * Removes from `dir` every build (artefact, head, views, failed build) other than
  * `keepName` whose recorded roots are not all there any more, once all its files are
  * older than ABANDONED_BUILD_GRACE_MS; a build whose record is corrupt or missing (views
- * alone) goes too, as nothing can read it. Called on the slow path, after a build is
- * stored. Returns the files removed; one that cannot be read or removed stays.
+ * alone) goes too, as nothing can read it. Called after a build is stored, at most once
+ * an hour per folder (cache-tidy.ts), with the folder's names when the caller listed it
+ * (`files`). Returns the files removed; one that cannot be read or removed stays.
  * @example removeAbandonedBuilds('/c', '5d1f...e2.json', Date.now()) // ['/c/0a1b...ff.json', ...]
  */
-export function removeAbandonedBuilds(dir: string, keepName: string, nowMs: number): string[] {
+export function removeAbandonedBuilds(dir: string, keepName: string, nowMs: number, files: readonly string[] = listFolder(dir)): string[] {
   const keep = cacheStem(keepName);
   const builds = new Map<string, string[]>();
   const removed: string[] = [];
-  for (const file of listFolder(dir)) {
+  for (const file of files) {
     if (TEMP_FILE.test(file)) {
       if (olderThan(path.join(dir, file), nowMs, LEFTOVER_TEMP_GRACE_MS)) removeCacheFile(path.join(dir, file), removed);
       continue;

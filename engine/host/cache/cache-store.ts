@@ -74,14 +74,15 @@ export const OTHER_BUILD_GRACE_MS = 7 * 24 * 3600 * 1000;
  * roots, once it is older than OTHER_BUILD_GRACE_MS: without this the folder keeps every
  * build's artefact, head and views for good. The grace period lets two installed versions
  * used on one project side by side keep their own caches instead of removing each
- * other's at every rebuild. Called on the slow path, after a build is stored; a file that
- * cannot be removed stays (it only costs disk space).
+ * other's at every rebuild. Called after a build is stored (cache-tidy.ts), with the
+ * folder's names when the caller listed it (`files`); a file that cannot be removed stays
+ * (it only costs disk space).
  * @example removeOtherBuilds('/c', '5d1f...e2.json', Date.now()) // ['/c/5d1f...aa.json', ...]
  */
-export function removeOtherBuilds(dir: string, name: string, nowMs: number): string[] {
+export function removeOtherBuilds(dir: string, name: string, nowMs: number, files: readonly string[] = listFolder(dir)): string[] {
   const stem = cacheStem(name);
   const removed: string[] = [];
-  for (const file of listFolder(dir)) {
+  for (const file of files) {
     const m = POLICY_CACHE_FILE.exec(file);
     if (!m || m[1] === stem || !m[1].startsWith(stem.slice(0, 8))) continue;
     const full = path.join(dir, file);
@@ -95,10 +96,10 @@ export function removeOtherBuilds(dir: string, name: string, nowMs: number): str
  * new build of the same engine no longer has (a tool or event the rules stopped naming).
  * A runner still reading the old head then finds no view and falls back to the artefact.
  */
-export function removeOtherViews(dir: string, name: string, keep: ReadonlySet<string>): string[] {
+export function removeOtherViews(dir: string, name: string, keep: ReadonlySet<string>, files: readonly string[] = listFolder(dir)): string[] {
   const prefix = `${cacheStem(name)}.view.`;
   const removed: string[] = [];
-  for (const file of listFolder(dir)) {
+  for (const file of files) {
     if (file.startsWith(prefix) && file.endsWith('.json') && !keep.has(file)) removeCacheFile(path.join(dir, file), removed);
   }
   return removed;

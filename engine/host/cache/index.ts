@@ -11,7 +11,8 @@
  * - view-store.ts, policy-views.ts: the per-event views the runner reads;
  * - sources.ts: fingerprints of the policy files;
  * - failed-build.ts: builds that failed, remembered until a source changes;
- * - abandoned-builds.ts: the sweep of builds whose projects are gone.
+ * - cache-tidy.ts: what a build removes, from one listing of its folder;
+ * - abandoned-builds.ts: the sweep of builds whose projects are gone (hourly at most).
  */
 export { lastArtefact, loadPolicy, loadPolicyForEvent, prepareRunnerCache, type CachedArtefact, type LoadPolicyOptions, type LoadPolicyResult, type PolicyCompiler } from './policy-cache';
 export { cacheDirectories, cacheFileName } from './cache-store';

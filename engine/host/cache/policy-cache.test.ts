@@ -5,6 +5,7 @@ import { cacheDirectories, cacheFileName } from './cache-store';
 import { compilePolicyFiles } from '../compile-entry';
 import { loadPolicy, loadPolicyForEvent, type PolicyCompiler } from './policy-cache';
 import { sealed, unsealed } from './cache-trust';
+import { SWEEP_STAMP } from './cache-tidy';
 
 let dir: string;
 let cacheDir: string;
@@ -71,8 +72,9 @@ it('rebuilds a corrupt cache file with a cache-error warning', () => {
 it('writes the artefact atomically: no temporary files are left behind', () => {
   load();
   const name = cacheFileName([root()], 'test');
-  expect(fs.readdirSync(cacheDir).filter((f) => !f.includes('.view.')).sort()).toEqual([name.replace(/\.json$/, '.head.json'), name]);
-  expect(fs.readdirSync(cacheDir).every((f) => f.endsWith('.json'))).toBe(true);
+  const files = fs.readdirSync(cacheDir).filter((f) => f !== SWEEP_STAMP);
+  expect(files.filter((f) => !f.includes('.view.')).sort()).toEqual([name.replace(/\.json$/, '.head.json'), name]);
+  expect(files.every((f) => f.endsWith('.json'))).toBe(true);
 });
 
 it('falls back to the next folder when the first is not writable', () => {
@@ -338,6 +340,12 @@ describe('what a build removes from the cache folder', () => {
     age(stemOf('test', [gone]), 31);
     age(stemOf('test', [kept]), 31);
 
+    // The folder was swept by the builds above, under the hour: this build leaves them.
+    expect(withEngine('test').fromCache).toBe(false);
+    expect(filesOf(stemOf('test', [gone])).length).toBeGreaterThanOrEqual(2);
+    const twoHoursAgo = (Date.now() - 2 * 3600 * 1000) / 1000;
+    fs.utimesSync(path.join(cacheDir, SWEEP_STAMP), twoHoursAgo, twoHoursAgo);
+    fs.appendFileSync(root(), '# edited\n');
     expect(withEngine('test').fromCache).toBe(false);
     expect(filesOf(stemOf('test', [gone]))).toEqual([]);
     expect(filesOf(stemOf('test', [kept])).length).toBeGreaterThanOrEqual(2);

@@ -7,14 +7,14 @@
 import { diagnostic } from '../../diagnostics';
 import type { CompiledPolicy, Diagnostic, HookEvent } from '../../types';
 import * as path from 'path';
-import { removeAbandonedBuilds } from './abandoned-builds';
-import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherBuilds, takeCacheProblems, writeCacheFile } from './cache-store';
+import { cacheDirectories, cacheFileName, readCacheFiles, removeOtherViews, takeCacheProblems, writeCacheFile } from './cache-store';
+import { tidyAfterBuild } from './cache-tidy';
 import type { CompileResult } from '../compile-entry';
 import { ENGINE_VERSION } from '../engine-version';
 import { cacheableFailure, forgetFailedBuild, readFailedBuild, writeFailedBuild } from './failed-build';
 import { namedAgents, policyFromView, viewTool, whoOf, type PolicyView, type ViewWho } from './policy-views';
 import { checkSources, fingerprintSources, hashFile, type SourceHash } from './sources';
-import { parseJson, readHeads, readStampedView, readView, storeView, storeViews, writeHead, type CachedHead, type WantedView } from './view-store';
+import { parseJson, readHeads, readStampedView, readView, storeView, storeViews, writeHead, type CachedHead, type StoredViews, type WantedView } from './view-store';
 
 /** What is stored: the policy and the hashes that keep it valid. */
 export interface CachedArtefact {
@@ -154,7 +154,7 @@ export function loadPolicyForEvent(options: LoadPolicyOptions, event: string, to
   }
   const loaded = loadPolicy(options, { event, tool, subject }, staleHead);
   // A fresh full artefact without a head (it was removed, or a concurrent build replaced it): write it again.
-  if (loaded.policy && loaded.fromCache) storeViews(dirs, name, { engine, roots: options.roots, sources: loaded.sources, policy: loaded.policy }, { event, tool, subject });
+  if (loaded.policy && loaded.fromCache) tidyViews(name, storeViews(dirs, name, { engine, roots: options.roots, sources: loaded.sources, policy: loaded.policy }, { event, tool, subject }));
   return { ...loaded, warnings: [...warnings, ...loaded.warnings] };
 }
 
@@ -190,19 +190,23 @@ export function prepareRunnerCache(options: LoadPolicyOptions): LoadPolicyResult
 
 /**
  * Writes the full artefact, the view `wanted` needs and their head (last, so that a head
- * on disk always finds its artefact), then removes other builds' old files for the same
- * roots and the builds whose roots are gone. Returns the errors met.
+ * on disk always finds its artefact), then removes what the build makes old
+ * (cache-tidy.ts): earlier builds' views, other builds' old files for the same roots, and
+ * now and then the builds whose roots are gone. Returns the errors met.
  */
 function storeArtefact(dirs: string[], name: string, artefact: CachedArtefact, wanted: WantedView): string[] {
   const written = writeCacheFile(dirs, name, JSON.stringify(artefact));
-  const errors = [...('errors' in written ? written.errors : []), ...storeViews(dirs, name, artefact, wanted)];
-  if ('file' in written) {
-    const dir = path.dirname(written.file);
-    const now = Date.now();
-    removeOtherBuilds(dir, name, now);
-    removeAbandonedBuilds(dir, name, now);
-  }
-  return errors;
+  const stored = storeViews(dirs, name, artefact, wanted);
+  const now = Date.now();
+  const artefactDir = 'file' in written ? path.dirname(written.file) : null;
+  if (artefactDir !== null) tidyAfterBuild(artefactDir, name, stored.views?.get(artefactDir) ?? null, now);
+  tidyViews(name, stored, artefactDir);
+  return [...('errors' in written ? written.errors : []), ...stored.errors];
+}
+
+/** Removes earlier builds' views in the folders storeViews wrote to, but `done` (tidied already). */
+function tidyViews(name: string, stored: StoredViews, done: string | null = null): void {
+  for (const [dir, views] of stored.views ?? []) if (dir !== done) removeOtherViews(dir, name, views);
 }
 
 /**

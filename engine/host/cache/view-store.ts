@@ -8,7 +8,7 @@
  */
 import type { CompiledPolicy, HookEvent } from '../../types';
 import * as path from 'path';
-import { readCacheFiles, removeOtherViews, shortKey, writeCacheFile } from './cache-store';
+import { readCacheFiles, shortKey, writeCacheFile } from './cache-store';
 import { isViewOf, namedAgents, policyFromView, policyView, viewCatalog, viewTool, whoKey, whoOf, type PolicyView, type ViewCatalog, type ViewWho } from './policy-views';
 import type { SourceHash } from './sources';
 
@@ -36,12 +36,18 @@ export interface WantedView {
   subject?: HookEvent;
 }
 
+/** What storeViews wrote: the errors met, and per folder the view files of the new build (null: its head was not written). */
+export interface StoredViews {
+  errors: string[];
+  views: Map<string, Set<string>> | null;
+}
+
 /**
  * Writes a new build's head for `artefact`, with the view `wanted` needs (when its event
- * has rules), then removes the views of earlier builds. Returns the errors met (none: the
- * view and the head were written).
+ * has rules). The caller then removes the views of earlier builds (cache-tidy.ts), in each
+ * folder but those `views` names.
  */
-export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHead, 'build' | 'views' | 'namedAgents'>, wanted: WantedView): string[] {
+export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHead, 'build' | 'views' | 'namedAgents'>, wanted: WantedView): StoredViews {
   const build = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const catalog = viewCatalog(artefact.policy);
   const which = viewTool(catalog, wanted.event, wanted.tool);
@@ -52,12 +58,14 @@ export function storeViews(dirs: string[], name: string, artefact: Omit<CachedHe
   if (view) {
     const file = viewName(name, view.event, view.tool, view.who);
     const result = writeCacheFile(dirs, file, JSON.stringify(view));
-    if ('errors' in result) return result.errors;
+    if ('errors' in result) return { errors: result.errors, views: null };
     addTo(written, path.dirname(result.file), file);
   }
-  const headErrors = writeHead(dirs, name, { ...artefact, build, policy: policyFromView(artefact.policy, null), views: catalog, namedAgents: named });
-  if (headErrors.length === 0) for (const [dir, files] of written) removeOtherViews(dir, name, files);
-  return headErrors;
+  const head = writeCacheFile(dirs, headName(name), JSON.stringify({ ...artefact, build, policy: policyFromView(artefact.policy, null), views: catalog, namedAgents: named }));
+  if ('errors' in head) return { errors: head.errors, views: null };
+  // The head's folder had no view written to it: every view there is an earlier build's.
+  if (!written.has(path.dirname(head.file))) written.set(path.dirname(head.file), new Set());
+  return { errors: [], views: written };
 }
 
 /**
