@@ -5,6 +5,7 @@
  * init` writes, and the CLI otherwise, which also reports any usage error.
  */
 import { DEFAULT_IDLE_SECONDS, ensure } from './commands/serve-ensure';
+import { idleSeconds, onErrorMode, portNumber } from './serve-values';
 
 export interface EnsureArgs {
   port: number;
@@ -15,14 +16,15 @@ export interface EnsureArgs {
 
 /**
  * The arguments after `serve` when they are `--ensure --port N` with only `--config F`
- * (`-c F`), `--on-error open|closed` and `--idle S` beside, each valid; else null.
+ * (`-c F`), `--on-error open|closed` and `--idle S` beside, each valid as the CLI reads it
+ * (serve-values.ts; port 0 is the CLI's to refuse); else null.
  * @example ensureArgs(['--ensure', '--port', '8707', '--on-error', 'closed']) // { port: 8707, configs: [], onError: 'closed', idleSeconds: 30 }
  */
 export function ensureArgs(args: readonly string[]): EnsureArgs | null {
   let port: number | null = null;
   let ensureSeen = false;
   let onError: 'open' | 'closed' | null = null;
-  let idleSeconds = DEFAULT_IDLE_SECONDS;
+  let idle = DEFAULT_IDLE_SECONDS;
   const configs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
@@ -33,13 +35,13 @@ export function ensureArgs(args: readonly string[]): EnsureArgs | null {
     const value = args[i + 1];
     if (value === undefined || value.startsWith('-')) return null;
     i++;
-    if (flag === '--port' && /^[0-9]{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535) port = Number(value);
+    if (flag === '--port' && (portNumber(value) ?? 0) > 0) port = portNumber(value);
     else if (flag === '--config' || flag === '-c') configs.push(value);
-    else if (flag === '--on-error' && (value === 'open' || value === 'closed')) onError = value;
-    else if (flag === '--idle' && /^[0-9]+(\.[0-9]+)?$/.test(value)) idleSeconds = Number(value);
+    else if (flag === '--on-error' && onErrorMode(value) !== null) onError = onErrorMode(value);
+    else if (flag === '--idle' && idleSeconds(value) !== null) idle = idleSeconds(value) as number;
     else return null;
   }
-  return ensureSeen && port !== null ? { port, configs, onError, idleSeconds } : null;
+  return ensureSeen && port !== null ? { port, configs, onError, idleSeconds: idle } : null;
 }
 
 /**

@@ -25,6 +25,7 @@ import { prepareRunnerCacheFor } from '../runner-cache';
 import { permissionPath, withSelfProtectionPermissions } from '../../engine/init/permissions';
 import { ancestorFolders, SELF_PROTECTION_ID } from '../../engine/self-protection';
 import { DEFAULT_PORT } from './serve';
+import { portNumber } from '../serve-values';
 
 export interface InitOptions {
   scope?: string;
@@ -75,8 +76,8 @@ function runInit(options: InitOptions): void {
   if (options.mode !== undefined && options.mode !== 'command' && options.mode !== 'http') fail(`--mode must be command or http, not ${options.mode}`);
   if (options.mode === 'http' && options.plugin) fail('--mode http cannot be used with --plugin: a plugin\'s hooks run from a copy of it, so --mode http is for settings');
   if (options.port !== undefined) {
-    const given = Number(options.port);
-    if (!Number.isInteger(given) || given < 1 || given > 65535) fail(`--port must be a number from 1 to 65535, not ${options.port}`);
+    const given = portNumber(options.port);
+    if (given === null || given === 0) fail(`--port must be a number from 1 to 65535, not ${options.port}`);
   }
   if (options.form !== 'exec' && options.form !== 'shell') fail(`--form must be exec or shell, not ${options.form}`);
   const scope = parseInitScope(options.scope);

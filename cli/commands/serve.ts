@@ -12,6 +12,7 @@ import { createPolicyServer } from '../../engine/host/server';
 import { runHook } from '../hook';
 import { DEFAULT_IDLE_SECONDS, ensure } from './serve-ensure';
 import { serveSessions, stop } from './serve-sessions';
+import { idleSeconds, onErrorMode, portNumber } from '../serve-values';
 
 export interface ServeOptions {
   port: string;
@@ -48,15 +49,15 @@ export function register(program: Command): void {
 }
 
 async function serve(options: ServeOptions): Promise<void> {
-  const port = Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be a number from 0 to 65535, not ${options.port}`);
-  if (options.onError !== undefined && options.onError !== 'open' && options.onError !== 'closed') usage('--on-error must be open or closed');
+  const port = portNumber(options.port);
+  if (port === null) usage(`--port must be a number from 0 to 65535, not ${options.port}`);
+  const onError = options.onError === undefined ? null : onErrorMode(options.onError);
+  if (options.onError !== undefined && onError === null) usage('--on-error must be open or closed');
   const modes = [options.sessions, options.ensure, options.stop].filter(Boolean).length;
   if (modes > 1) usage('--sessions, --ensure and --stop are three different things; give one');
   if (modes === 1 && port === 0) usage('--sessions, --ensure and --stop need the port the http entries name (--port N)');
-  const idle = Number(options.idle);
-  if (!Number.isFinite(idle) || idle < 0) usage(`--idle must be a number of seconds, not ${options.idle}`);
-  const onError = (options.onError as 'open' | 'closed' | undefined) ?? null;
+  const idle = idleSeconds(options.idle);
+  if (idle === null) usage(`--idle must be a number of seconds, not ${options.idle}`);
   if (options.sessions) return exit(await serveSessions(port, idle, options.quiet === true));
   if (options.ensure) return exit(await ensure(port, options.config, onError, path.resolve(process.argv[1] ?? 'policy'), idle));
   if (options.stop) return exit(await stop(port));

@@ -42,6 +42,20 @@ describe('exit codes: 0 ok, 1 problems found, 2 usage or internal error', () => 
     expect(run.stderr).toContain("error: unknown option '--bogus'");
   });
 
+  it.each([
+    [['serve', '--port', '0x1f'], 'policy serve: --port must be a number from 0 to 65535, not 0x1f'],
+    [['serve', '--port', ''], 'policy serve: --port must be a number from 0 to 65535, not '],
+    [['serve', '--ensure', '--port', '8707', '--idle', '1e3'], 'policy serve: --idle must be a number of seconds, not 1e3'],
+    [['serve', '--ensure', '--port', ' 8707'], 'policy serve: --port must be a number from 0 to 65535, not  8707'],
+    [['init', '--port', '8.707e3'], 'policy: --port must be a number from 1 to 65535, not 8.707e3'],
+  ])('exits 2 on a port or a number of seconds written otherwise than in digits: %j', (args, message) => {
+    // In an empty folder: a command that took its arguments would start a server or install hooks.
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-values-'));
+    const run = runCli(args, { cwd });
+    fs.rmSync(cwd, { recursive: true, force: true });
+    expect([run.code, run.stderr.split('\n')[0]]).toEqual([2, message]);
+  });
+
   it('exits 0 for --help and --version', () => {
     expect(runCli(['--help'], { cwd: REPO_ROOT }).code).toBe(0);
     expect(runCli(['--version'], { cwd: REPO_ROOT }).code).toBe(0);
