@@ -103,6 +103,27 @@ describe('self-protection through the runner', () => {
     expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
   });
 
+  it.each([
+    ['an older policy, from a commit', 'git checkout HEAD~1 -- .claude/extra.yaml'],
+    ['the settings, without --', 'git checkout HEAD~3 .claude/settings.json'],
+    ['.claude, restored', 'git restore --source main .claude'],
+    ['the policy, stashed away', 'git stash push -m wip -- .claude/extra.yaml'],
+    ['the log, removed through git', 'git rm -f .claude/decisions.jsonl'],
+    ['the settings, moved through git', 'git mv .claude/settings.json /tmp/s.json'],
+    ['every YAML file, by a pathspec git matches itself', "git checkout HEAD -- '*.yaml'"],
+    ['the policy, from inside .claude by -C', 'git -C .claude checkout HEAD -- extra.yaml'],
+    ['the whole working folder', 'git checkout -- .'],
+  ])('denies git writing the guard\'s files by name (before: not a git command known, so no decision): %s', (_name, command) => {
+    expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
+    expect(decisionOf(project, bash(command))).toBe('deny');
+  });
+
+  it('leaves git alone where it names no file of the guard, or only switches branches (not checkable: Claude Code\'s permissions hold)', () => {
+    expect(decisionOf(project, bash('git checkout HEAD~1 -- src/app.ts', 'murdock'))).toBeUndefined();
+    expect(decisionOf(project, bash('git restore --staged .claude/settings.json', 'murdock'))).toBeUndefined();
+    expect(decisionOf(project, bash('git checkout main', 'murdock'))).toBeUndefined();
+  });
+
   it('the cache folder the runner uses is protected too', () => {
     expect(decisionOf(project, bash(`echo x > ${project.cacheDir}/poisoned.json`, 'murdock'))).toBe('deny');
   });

@@ -68,12 +68,16 @@ describe('writes the engine cannot see are not "writes nothing"', () => {
     // aliases, traps, mapfile callbacks
     "alias ll='rm -rf src'; ll", 'mapfile -C rm -c 1 < list',
     // git, editors, build tools, package managers, scripts
-    'git checkout -- src/a.ts', 'git apply fix.diff', 'git clean -fdx', 'vim -es -c wq src/a.ts', 'make', 'npm install',
+    'git checkout main', 'git stash pop', 'git apply fix.diff', 'git clean -fdx', 'vim -es -c wq src/a.ts', 'make', 'npm install',
     'npx prettier --write src', './scripts/gen.sh', 'python3 gen.py',
     // configuration that changes what a known command runs
     'PATH=/tmp/evil:$PATH ls', 'GIT_EXTERNAL_DIFF=/tmp/x git diff', 'git -c core.fsmonitor=/tmp/x status',
   ])('%s is asked about', (command) => {
     expect(outcome(pre('Bash', { command }, project, 'lynch'))).toBe('ask');
+  });
+
+  it.each(['git checkout HEAD~1 -- src/a.ts', 'git restore --source main src', 'git rm -r src', 'git stash push -- src/a.ts', 'git -C src checkout HEAD a.ts'])('git naming the paths it writes: %s is denied', (command) => {
+    expect(outcome(pre('Bash', { command }, project, 'lynch'))).toBe('deny');
   });
 
   it("a trap's script is analysed: trap 'rm src/a.ts' EXIT is denied", () => {

@@ -265,7 +265,8 @@ describe('shellWrites: commands the analysis does not know are not checkable (an
     ['source ./env.sh', /source: not a command/],
     ['. ./env.sh', /\.: not a command/],
     // git beyond reading, editors, build tools, package managers, scripts
-    ['git checkout -- src/a.ts', /git checkout is not a git command known/],
+    ['git checkout main', /git checkout main may switch branches/],
+    ['git switch main', /git switch is not a git command known/],
     ['git apply fix.diff', /git apply/],
     ['git clean -fdx', /git clean/],
     ['git branch evil', /changes git's branches/],
