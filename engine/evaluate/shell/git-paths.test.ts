@@ -61,6 +61,8 @@ describe('git subcommands that write the paths they name', () => {
     ['git stash push -m wip', /git stash changes the working tree/],
     ["git checkout HEAD -- ':/policies.yaml'", /not static|cannot|run-time/],
     ['git -C $D rm x', /not static/],
+    ['git -c help.format=web -c web.browser=./x --help', /git -c points git/],
+    ['git -C /tmp/repo --version', /git -C points git/],
   ])('%s is not checkable', (command, why) => {
     expect(run(command).unchecked).toMatch(why);
   });

@@ -106,7 +106,8 @@ export function gitEffect(args: readonly Arg[], ctx: CommandContext): CommandEff
     const arg = args[i];
     if (arg === null) return unsure('a git argument is not static');
     if (!arg.startsWith('-')) break;
-    if (arg === '--version' || arg === '--help' || arg === '-h') return {};
+    // `--help` runs a viewer git's configuration names (`-c help.format=web -c web.browser=...`).
+    if (arg === '--version' || arg === '--help' || arg === '-h') return elsewhere ? unsure(elsewhere) : {};
     if (GIT_FLAGS.has(arg)) continue;
     elsewhere ??= `git ${arg.replace(/=.*/, '')} points git at other configuration, folders or programs`;
     if (!GIT_VALUED.has(arg)) continue;
