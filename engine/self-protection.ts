@@ -7,15 +7,16 @@
  * (`except` for everyone, `main_session` for the main session only).
  *
  * A Bash command whose writes the parser cannot account for is not refused here (that
- * would ask at every unknown command); Claude Code's own permission rules and the sandbox,
- * which `policy init` writes for the same files, hold where the parser cannot
+ * would ask at every unknown command), unless its words name a guarded file: then it is
+ * asked about (`gzip .claude/policies.yaml`). Claude Code's own permission rules and the
+ * sandbox, which `policy init` writes for the same files, hold where the parser cannot
  * (docs/reliability.md, the threat model).
  */
 import { BUILT_IN_SOURCE } from './built-in-rule';
 import { globRegex } from './compile/glob-regex';
 import { storeSettings } from './memory/store-settings';
 import { buildRuleIndex } from './rule-index';
-import type { CompiledPolicy, CompiledRule, RegexSource } from './types';
+import type { CompiledPathFilter, CompiledPolicy, CompiledRule, RegexSource } from './types';
 
 export { isBuiltInRule } from './built-in-rule';
 
@@ -59,6 +60,21 @@ function escapeGlob(path: string): string {
  * @example protectedGlobs(policy, facts) // ['.claude/policies.yaml', '.claude/settings.json', ..., '/home/me/.cache/hookpolicy/**']
  */
 export function protectedGlobs(policy: CompiledPolicy, facts: SelfProtectionFacts): string[] {
+  const globs = guardedFiles(policy, facts);
+  // Removing or moving a folder removes what it holds: `rm -rf .claude`, `mv node_modules x`,
+  // `rm -rf .` and `cd .. && rm -rf project` write each guarded file at once.
+  // The project folder itself: `.` as a path in the project, the folders above it as absolute paths.
+  const root = escapeGlob(facts.projectRoot.replace(/\/+$/, ''));
+  return [...new Set([...globs, '.', ...ancestorFolders([...globs, root, `${root}/x`])])];
+}
+
+/**
+ * The guarded files and folders themselves, without the folders that hold them: what a
+ * command the analysis cannot read is asked about when it names one (`gzip
+ * .claude/policies.yaml`), where naming `.` or `src/..` is no sign of anything.
+ * @example guardedFiles(policy, facts) // ['.claude/policies.yaml', '.claude/settings.json', ..., '/home/me/.cache/hookpolicy/**']
+ */
+export function guardedFiles(policy: CompiledPolicy, facts: SelfProtectionFacts): string[] {
   const inProject = (file: string) => globOf(file, facts.projectRoot);
   const folder = (dir: string) => `${inProject(dir).replace(/\/+$/, '')}/**`;
   const globs = [
@@ -80,11 +96,7 @@ export function protectedGlobs(policy: CompiledPolicy, facts: SelfProtectionFact
   }
   if (facts.home) globs.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
   if (facts.managedDir) globs.push(folder(facts.managedDir));
-  // Removing or moving a folder removes what it holds: `rm -rf .claude`, `mv node_modules x`,
-  // `rm -rf .` and `cd .. && rm -rf project` write each guarded file at once.
-  // The project folder itself: `.` as a path in the project, the folders above it as absolute paths.
-  const root = escapeGlob(facts.projectRoot.replace(/\/+$/, ''));
-  return [...new Set([...globs, '.', ...ancestorFolders([...globs, root, `${root}/x`])])];
+  return [...new Set(globs)];
 }
 
 /**
@@ -116,7 +128,11 @@ function regexes(globs: readonly string[]): RegexSource[] {
   });
 }
 
-function builtInRule(id: string, deny: string[], except: string[], actors: CompiledRule['actors']): CompiledRule {
+function pathFilter(deny: string[], except: string[]): CompiledPathFilter {
+  return { allow: null, deny: regexes(deny), except: except.length > 0 ? regexes(except) : null, globs: { deny, ...(except.length > 0 ? { except } : {}) } };
+}
+
+function builtInRule(id: string, guarded: { deny: string[]; files: string[] }, except: string[], actors: CompiledRule['actors']): CompiledRule {
   return {
     id,
     description: 'hookpolicy\'s own files are written by people, not agents',
@@ -126,7 +142,7 @@ function builtInRule(id: string, deny: string[], except: string[], actors: Compi
     prompts: null,
     agents: null,
     match: [],
-    paths: { allow: null, deny: regexes(deny), except: except.length > 0 ? regexes(except) : null, globs: { deny, ...(except.length > 0 ? { except } : {}) } },
+    paths: pathFilter(guarded.deny, except),
     command: null,
     when: null,
     onlyIfExists: null,
@@ -137,6 +153,8 @@ function builtInRule(id: string, deny: string[], except: string[], actors: Compi
     bypasses: [],
     log: true,
     unparsable: 'ignore',
+    // A command it cannot read is asked about only when its words name a guarded file.
+    unparsableNaming: { paths: pathFilter(guarded.files, except), outcome: 'ask' },
     ...(actors ? { actors } : {}),
   };
 }
@@ -147,13 +165,13 @@ function builtInRule(id: string, deny: string[], except: string[], actors: Compi
  * @example withSelfProtection(policy, facts).rules.at(-1)?.id // 'hookpolicy-self-protection'
  */
 export function withSelfProtection(policy: CompiledPolicy, facts: SelfProtectionFacts): CompiledPolicy {
-  const deny = protectedGlobs(policy, facts);
+  const guarded = { deny: protectedGlobs(policy, facts), files: guardedFiles(policy, facts) };
   const openings = policy.settings.selfProtection ?? { except: [], mainSession: [] };
   const rules = openings.mainSession.length === 0
-    ? [builtInRule(SELF_PROTECTION_ID, deny, openings.except, undefined)]
+    ? [builtInRule(SELF_PROTECTION_ID, guarded, openings.except, undefined)]
     : [
-      builtInRule(SELF_PROTECTION_ID, deny, openings.except, 'agents'),
-      builtInRule(SELF_PROTECTION_MAIN_ID, deny, [...openings.except, ...openings.mainSession], 'main'),
+      builtInRule(SELF_PROTECTION_ID, guarded, openings.except, 'agents'),
+      builtInRule(SELF_PROTECTION_MAIN_ID, guarded, [...openings.except, ...openings.mainSession], 'main'),
     ];
   const all = [...policy.rules, ...rules];
   return { ...policy, rules: all, index: buildRuleIndex(all) };

@@ -486,6 +486,11 @@ export interface CompiledRule {
   unparsable?: UnparsableOutcome;
   /** Built-in rules only: 'main' = the main session alone (no agent identity), 'agents' = every other agent. */
   actors?: 'main' | 'agents';
+  /**
+   * Built-in rules only: a shell command whose writes cannot be known, but whose words name
+   * a path of `paths` (shell/named-paths.ts), gets `outcome` instead of `unparsable`.
+   */
+  unparsableNaming?: { paths: CompiledPathFilter; outcome: 'ask' };
   /** What the rule records when it fires (absent when it records nothing). */
   records?: CompiledRecord[];
   /** `final: true`: once the rule fires with deny or block, later rules are not evaluated. */

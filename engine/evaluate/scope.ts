@@ -9,7 +9,8 @@ import { whoOf } from '../memory/who';
 import { getField } from './fields';
 import { DEFAULT_MAX_INPUT_BYTES, oversizedBytes } from './oversized';
 import { pathView, type PathView } from './path-views';
-import { rawTouchedPaths, touchedPaths } from './paths';
+import { absolutePath, rawTouchedPaths, touchedPaths } from './paths';
+import { namedInText } from './shell/named-paths';
 import type * as ShellWritesModule from './shell/writes';
 
 /** Tools whose input is a shell command; under `paths`, they touch the files the command writes. */
@@ -37,6 +38,8 @@ export interface ShellTouched {
   views: PathView[];
   /** Why the written paths cannot all be known; null when they can. */
   unchecked: string | null;
+  /** What the commands whose writes cannot be known name in their words (absolute paths), looked at only by a rule that asks about them. */
+  named: string[];
 }
 
 /** A Facts call that threw; reported as a `fact-error` diagnostic on the rule. */
@@ -53,6 +56,7 @@ export class EventScope {
   private touchedCache: string[] | null = null;
   private viewsCache: PathView[] | null = null;
   private shellCache: ShellTouched | null = null;
+  private shellNamedCache: PathView[] | null = null;
   private factsCache: Facts | null = null;
   private bindingsCache: Record<string, unknown> | null = null;
   private promptKindCache: PromptKind | null | undefined;
@@ -135,11 +139,11 @@ export class EventScope {
     const root = this.ctx.projectRoot;
     const cwd = typeof this.event.cwd === 'string' && this.event.cwd !== '' ? this.event.cwd : root;
     const command = getField(this.event, 'tool_input.command');
-    if (this.tool === 'PowerShell') return (this.shellCache = { views: [], unchecked: 'PowerShell commands are not parsed' });
-    if (typeof command !== 'string') return (this.shellCache = { views: [], unchecked: null });
+    if (typeof command !== 'string') return (this.shellCache = { views: [], unchecked: this.tool === 'PowerShell' ? 'PowerShell commands are not parsed' : null, named: [] });
     // Never parsed beyond max_input_bytes (the decision log asks for the written paths too).
     const tooLarge = this.oversizedInput(true);
-    if (tooLarge !== null) return (this.shellCache = { views: [], unchecked: tooLarge });
+    if (tooLarge !== null) return (this.shellCache = { views: [], unchecked: tooLarge, named: [] });
+    if (this.tool === 'PowerShell') return (this.shellCache = { views: [], unchecked: 'PowerShell commands are not parsed', named: namedInText(command).map((p) => absolutePath(p, cwd)) });
     const facts = this.facts;
     const home = this.ctx.env.HOME;
     const writes = loadShellWrites().shellWrites(command, {
@@ -150,7 +154,13 @@ export class EventScope {
     // A symlink to /dev/fd/N or /proc/self/...: which file that is depends on the writing process.
     const descriptors = views.filter((v) => [v.resolved, ...(v.via ?? [])].some((p) => p !== null && DESCRIPTOR_LINK.test(p)));
     const reasons = [writes.unchecked, ...descriptors.map((v) => `${v.path} leads through a symlink to a descriptor of the writing process`)].filter((r): r is string => r !== null);
-    return (this.shellCache = { views, unchecked: reasons.length > 0 ? reasons.join('; ') : null });
+    return (this.shellCache = { views, unchecked: reasons.length > 0 ? reasons.join('; ') : null, named: writes.named.map((p) => p.absolute) });
+  }
+
+  /** The views of what a command whose writes cannot be known names (ShellTouched.named), made when a rule asks. */
+  get shellNamed(): PathView[] {
+    const cwd = typeof this.event.cwd === 'string' && this.event.cwd !== '' ? this.event.cwd : this.ctx.projectRoot;
+    return (this.shellNamedCache ??= this.shellTouched.named.map((p) => this.view(p, cwd)));
   }
 
   /** The context's facts, with thrown errors turned into FactError. */

@@ -2,7 +2,8 @@
  * The `paths` condition of a rule: for most tools, over the paths the tool call names; for
  * a rule that lists Bash or PowerShell, over the files the command writes. A command whose
  * writes cannot be known makes the rule fire with its `unparsable` outcome (default ask),
- * unless a write that is known is already caught.
+ * unless a write that is known is already caught; under `unparsable: ignore`, a built-in
+ * rule still asks about one that names a path it guards (`unparsableNaming`).
  */
 import type { CompiledPathFilter, CompiledRule } from '../types';
 import { checkPaths, type Failure } from './conditions';
@@ -40,6 +41,15 @@ export function checkShellPaths(rule: CompiledRule, filter: CompiledPathFilter, 
   }
   if (shell.unchecked === null) return Array.isArray(caught) ? null : caught ?? { condition: 'paths', detail: 'the command writes no file' };
   const mode = rule.unparsable ?? 'ask';
+  const naming = mode === 'ignore' && rule.unparsableNaming ? namedCaught(rule.unparsableNaming.paths, scope) : [];
+  if (rule.unparsableNaming && naming.length > 0) {
+    values.caught = naming;
+    values.unchecked = {
+      outcome: rule.unparsableNaming.outcome,
+      message: `This ${scope.tool ?? 'shell'} command names ${naming.join(', ')}, which rule "${rule.id}" guards, and what it writes cannot be known (${shell.unchecked}): approve it only if it leaves ${naming.length > 1 ? 'them' : 'that'} alone.`,
+    };
+    return null;
+  }
   if (mode === 'ignore') {
     return { condition: 'paths', detail: `the command cannot be checked (${shell.unchecked}); the rule has unparsable: ignore` };
   }
@@ -49,6 +59,13 @@ export function checkShellPaths(rule: CompiledRule, filter: CompiledPathFilter, 
     message: `Cannot tell which files this ${tool} command writes (${shell.unchecked}), so rule "${rule.id}" cannot check it against its paths.`,
   };
   return null;
+}
+
+/** The paths a command that cannot be checked names (EventScope.shellNamed) that `filter` catches. */
+function namedCaught(filter: CompiledPathFilter, scope: EventScope): string[] {
+  if (scope.shellTouched.named.length === 0) return [];
+  const caught = checkPaths(filter, scope.shellNamed, false, false);
+  return Array.isArray(caught) ? caught : [];
 }
 
 /**

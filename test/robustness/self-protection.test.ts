@@ -124,6 +124,48 @@ describe('self-protection through the runner', () => {
     expect(decisionOf(project, bash('git checkout main', 'murdock'))).toBeUndefined();
   });
 
+  it.each([
+    ['gzip of an included policy file', 'gzip .claude/extra.yaml'],
+    ['perl -pi on the settings', 'perl -pi -e s/hooks/x/ .claude/settings.json'],
+    ['inline Python truncating the settings', `python3 -c "open('.claude/settings.json', 'w')"`],
+    ['inline Node removing the log', `node -e 'require("fs").rmSync(".claude/decisions.jsonl")'`],
+    ['an editor on the settings', 'vim .claude/settings.json'],
+    ['the installed CLI, by path', 'node node_modules/hookpolicy/bin/policy.cjs uninstall'],
+  ])('asks about a command it cannot read that names a guarded file (before: no decision): %s', (_name, command) => {
+    const r = project.run({ ...bash(command, 'murdock'), cwd: project.dir });
+    expect(r.json).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason: expect.stringMatching(/^This Bash command names \S+, which rule "hookpolicy-self-protection" guards, and what it writes cannot be known \(.+\): approve it only if it leaves that alone\.$/),
+      },
+    });
+    expect(decisionOf(project, bash(command))).toBe('ask');
+  });
+
+  it('asks about a PowerShell command that names a guarded file, and not about one that names none', () => {
+    const ps = (command: string) => ({ ...bash(command, 'murdock'), tool_name: 'PowerShell' });
+    expect(decisionOf(project, ps('Remove-Item -Force .claude\\settings.json'))).toBe('ask');
+    expect(decisionOf(project, ps('Get-ChildItem src'))).toBeUndefined();
+  });
+
+  it.each([
+    ['uninstall, through npx', 'npx policy uninstall'],
+    ['uninstall, by the other bin name', 'npx hookpolicy uninstall'],
+    ['init in command mode, from a subfolder', 'cd src && npx -y hookpolicy@latest init --mode command'],
+    ['uninstall of the local settings', 'policy uninstall --scope local'],
+    ['forgetting every memory record', 'npx policy memory forget --all'],
+  ])("denies hookpolicy's own command line where it writes the guard (before: not a command whose writes are known, so no decision): %s", (_name, command) => {
+    expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
+    expect(decisionOf(project, bash(command))).toBe('deny');
+  });
+
+  it('leaves commands it cannot read alone when they name no guarded file (naming . or a folder that holds one is no sign)', () => {
+    for (const command of ['npx prettier --write .', 'python3 tools/gen.py src/app.ts', 'npm test -- .claude', 'npx policy lint', 'npx policy explain --event e.json']) {
+      expect({ command, decision: decisionOf(project, bash(command, 'murdock')) }).toEqual({ command, decision: undefined });
+    }
+  });
+
   it('the cache folder the runner uses is protected too', () => {
     expect(decisionOf(project, bash(`echo x > ${project.cacheDir}/poisoned.json`, 'murdock'))).toBe('deny');
   });

@@ -7,6 +7,7 @@
  * checkable either: on a case-sensitive one it is another program.
  */
 import { DOWNLOADS } from './downloads';
+import { HOOKPOLICY_CLI } from './hookpolicy-cli';
 import type { CommandContext, CommandEffect, CommandSpec } from './effects';
 import { READERS } from './readers';
 import { INTERPRETER_STEMS, RUNNERS, interpreterFor } from './runners';
@@ -14,7 +15,7 @@ import type { Arg } from './words';
 import { WRITERS } from './writers';
 
 const TABLE = new Map<string, CommandSpec>();
-for (const spec of [...WRITERS, ...DOWNLOADS, ...RUNNERS, ...READERS]) for (const name of spec.names) TABLE.set(name, spec);
+for (const spec of [...WRITERS, ...DOWNLOADS, ...RUNNERS, ...READERS, ...HOOKPOLICY_CLI]) for (const name of spec.names) TABLE.set(name, spec);
 
 /** Folders whose programs are the system's: a command named by a path elsewhere is a program of its own. */
 const SYSTEM_DIRS = ['/bin/', '/usr/bin/', '/sbin/', '/usr/sbin/'];

@@ -20,6 +20,8 @@ export interface CommandContext {
   home?: string;
   /** True when the command runs in a known folder inside the project (git trusts its repository there). */
   inProject?: boolean;
+  /** Absolute project root, for what a command writes there wherever it runs (`policy init`). */
+  projectRoot?: string;
   /** The team's `known_commands`, each as its first words: trusted to write nothing the analysis cannot see. */
   known?: readonly (readonly string[])[];
 }

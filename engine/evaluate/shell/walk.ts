@@ -14,6 +14,7 @@ import { unsafeVariable } from './variables';
 import { applyRedirect } from './redirects';
 import type { SimpleCommand, SimpleRedirect } from './simple-script';
 import { expandWord, type ListFolder } from './globs';
+import { namedTokens } from './named-paths';
 import { heredocText, nestedScripts, partsText, wordParts, wordText, type Arg, type WordPart } from './words';
 
 /** The shell's state at one point. */
@@ -36,10 +37,19 @@ export interface FoundWrite {
   fds: FdTable;
 }
 
+/** A path a command whose writes cannot be known names in its words (named-paths.ts). */
+export interface NamedPath {
+  path: string;
+  /** Absolute working folder the path is relative to; null when unknown. */
+  cwd: string | null;
+}
+
 export interface WalkResult {
   writes: FoundWrite[];
   /** Why some writes cannot be known, one reason per place. */
   unsure: string[];
+  /** What the commands whose writes cannot be known name. */
+  named: NamedPath[];
 }
 
 export interface WalkOptions {
@@ -64,7 +74,7 @@ export function walkScript(sh: ShellSyntax, script: string, cwd: string, options
   const walker = new Walker(sh, options);
   walker.script(script, { cwd, stdin: { kind: 'none' }, fds: FdTable.initial(), merge: false }, 0, 'the command');
   walker.runDeferred();
-  return { writes: walker.writes, unsure: [...new Set(walker.unsure)] };
+  return { writes: walker.writes, unsure: [...new Set(walker.unsure)], named: walker.named };
 }
 
 /**
@@ -105,7 +115,7 @@ export function walkSimple(commands: readonly SimpleCommand[], cwd: string, opti
     if (err instanceof NeedsParser) return null;
     throw err;
   }
-  return { writes: walker.writes, unsure: [...new Set(walker.unsure)] };
+  return { writes: walker.writes, unsure: [...new Set(walker.unsure)], named: walker.named };
 }
 
 /** Thrown on the fast path when a script has to be parsed. */
@@ -114,6 +124,7 @@ class NeedsParser extends Error {}
 class Walker {
   readonly writes: FoundWrite[] = [];
   readonly unsure: string[] = [];
+  readonly named: NamedPath[] = [];
   /** Functions defined so far, by name: every body a definition gave (a branch may give several). */
   private readonly functions = new Map<string, ShNode[]>();
   /** Trap scripts, walked at the end: they run at a time that cannot be known. */
@@ -317,8 +328,11 @@ class Walker {
     if (direct && typeof head === 'string' && this.functions.has(head)) return this.callFunction(head, state, depth);
     const who = head === null ? 'a command' : commandName(head);
     const inProject = state.cwd !== null && this.root !== null && (state.cwd === this.root || state.cwd.startsWith(`${this.root.replace(/\/$/, '')}/`));
-    const effect = commandEffect(argv, { stdin: state.stdin, home: this.options.home, inProject, known: this.options.known });
-    if (effect.unsure) this.unsure.push(`${who}: ${effect.unsure}`);
+    const effect = commandEffect(argv, { stdin: state.stdin, home: this.options.home, inProject, known: this.options.known, ...(this.root !== null ? { projectRoot: this.root } : {}) });
+    if (effect.unsure) {
+      this.unsure.push(`${who}: ${effect.unsure}`);
+      for (const path of namedTokens(argv)) this.named.push({ path, cwd: state.cwd });
+    }
     for (const w of effect.writes ?? []) this.found(w, state.cwd, who, state.fds);
     if (effect.script !== undefined) {
       if (effect.deferred) this.deferred.push({ script: effect.script, who, cwd: state.cwd, depth });

@@ -390,7 +390,7 @@ describe('shellWrites: not statically checkable', () => {
 
   test(`a command longer than ${MAX_COMMAND_LENGTH} characters is not checkable`, () => {
     const result = shellWrites(`echo ${'x'.repeat(MAX_COMMAND_LENGTH)} > f`, { cwd: root, projectRoot: root });
-    expect(result).toEqual({ paths: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, via: 'limit' });
+    expect(result).toEqual({ paths: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, named: [], via: 'limit' });
   });
 
   test('scripts nested beyond the depth bound are not checkable', () => {

@@ -7,7 +7,7 @@ import { absolutePath, normalizePath } from '../paths';
 import { descriptorPath, procPath, type HeldFile } from './fds';
 import { loadShellSyntax } from './parser';
 import { simpleScript } from './simple-script';
-import { walkSimple, walkScript, type FoundWrite, type WalkResult } from './walk';
+import { walkSimple, walkScript, type FoundWrite, type NamedPath, type WalkResult } from './walk';
 
 /** Longer commands are not parsed: they are "not checkable". */
 export const MAX_COMMAND_LENGTH = 100_000;
@@ -24,6 +24,8 @@ export interface ShellWrites {
   paths: WrittenPath[];
   /** Why the written paths cannot all be known; null when they can. */
   unchecked: string | null;
+  /** Paths named in the words of the commands whose writes cannot be known (named-paths.ts): they may be written too. */
+  named: WrittenPath[];
   /** How the answer was reached: the fast path's scanner without the parser (simple-script.ts), or the parser. */
   via: 'precheck' | 'parser' | 'limit';
 }
@@ -50,11 +52,11 @@ const DEVICES = /^\/dev\/(?:null|zero|full|tty|random|urandom)$/;
 /**
  * The paths `command` writes when run in `options.cwd`.
  * @example shellWrites('cd src && echo x > a.ts', { cwd: '/p', projectRoot: '/p' })
- *   // { paths: [{ absolute: '/p/src/a.ts', path: 'src/a.ts' }], unchecked: null, via: 'parser' }
+ *   // { paths: [{ absolute: '/p/src/a.ts', path: 'src/a.ts' }], unchecked: null, named: [], via: 'parser' }
  */
 export function shellWrites(command: string, options: ShellWritesOptions): ShellWrites {
   if (command.length > MAX_COMMAND_LENGTH) {
-    return { paths: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, via: 'limit' };
+    return { paths: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, named: [], via: 'limit' };
   }
   const cwd = absolutePath(options.cwd, '/');
   const walkOptions = {
@@ -67,14 +69,24 @@ export function shellWrites(command: string, options: ShellWritesOptions): Shell
     found ??= walkScript(loadShellSyntax(), command, cwd, walkOptions);
   } catch (err) {
     // A script nested deeply enough to exhaust the stack, or a parser failure.
-    return { paths: [], unchecked: `the command could not be analysed (${err instanceof Error ? err.message : String(err)})`, via: 'parser' };
+    return { paths: [], unchecked: `the command could not be analysed (${err instanceof Error ? err.message : String(err)})`, named: [], via: 'parser' };
   }
   const unsure = [...found.unsure];
   const paths: WrittenPath[] = [];
   for (const write of found.writes) resolveWrite(write, options, paths, unsure);
   const unique = paths.filter((p, i) => paths.findIndex((q) => q.absolute === p.absolute) === i);
   const reasons = [...new Set(unsure)];
-  return { paths: unique, unchecked: reasons.length > 0 ? reasons.join('; ') : null, via };
+  const named = found.named.flatMap((n) => namedPath(n, options));
+  return { paths: unique, unchecked: reasons.length > 0 ? reasons.join('; ') : null, named: named.filter((p, i) => named.findIndex((q) => q.absolute === p.absolute) === i), via };
+}
+
+/** A named path as a written one would be; none when it is relative to a folder not known. */
+function namedPath(named: NamedPath, options: ShellWritesOptions): WrittenPath[] {
+  const relative = !named.path.startsWith('/') && !(WINDOWS_ROOT.test(options.projectRoot) && /^[A-Za-z]:[\\/]/.test(named.path));
+  if (relative && named.cwd === null) return [];
+  const base = named.cwd ?? '/';
+  const absolute = absoluteKeepingBackslashes(named.path, base, WINDOWS_ROOT.test(options.projectRoot));
+  return [{ absolute, path: normalizePath(absolute, base, options.projectRoot) }];
 }
 
 function resolveWrite(write: FoundWrite, options: ShellWritesOptions, out: WrittenPath[], unsure: string[]): void {

@@ -1,0 +1,60 @@
+/**
+ * hookpolicy's own command line, run by an agent: `policy init` and `policy uninstall`
+ * rewrite Claude Code's settings (uninstall removes the runner's entries, so no hook runs
+ * again), and `policy memory forget` erases records rules count. They write guarded files,
+ * so self-protection denies them like `rm .claude/settings.json`; through `npx`, `bunx`,
+ * `pnpx`, `npm exec`, `pnpm exec`/`dlx` and `yarn` too. Every other subcommand, and every
+ * other use of those runners, stays not checkable, as before.
+ */
+import type { CommandContext, CommandEffect, CommandSpec, WriteTarget } from './effects';
+import { parseOptions } from './options';
+import type { Arg } from './words';
+
+/** The package's bins (package.json `bin`), and runners that run a package's bin by name. */
+const BINS = ['policy', 'hookpolicy'];
+const PACKAGE = /^(?:policy|hookpolicy)(?:@[^/\s]*)?$/;
+
+const UNKNOWN = 'not a command whose writes are known';
+
+/** What a subcommand writes: its known paths, and why the rest cannot be known. */
+function cliEffect(args: readonly Arg[], ctx: CommandContext): CommandEffect {
+  const parsed = parseOptions(args, { valued: 'c', long: ['scope', 'managed-dir', 'mode', 'port', 'form', 'plugin', 'config', 'project-dir', 'kind', 'session', 'agent', 'since', 'before'] });
+  const [sub, action] = parsed.operands;
+  const value = (name: string): Arg | undefined => parsed.options.get(name)?.at(-1);
+  const root = value('--project-dir') ?? ctx.projectRoot ?? null;
+  const inRoot = (file: string): WriteTarget => ({ path: root === null ? null : `${root.replace(/\/+$/, '')}/${file}` });
+  if (sub === 'init' || sub === 'uninstall') {
+    const scope = value('--scope') ?? 'project';
+    const settings = scope === 'local' ? [inRoot('.claude/settings.local.json')]
+      : scope === 'user' ? [{ path: ctx.home ? `${ctx.home.replace(/\/+$/, '')}/.claude/settings.json` : null }]
+        : scope === 'project' ? [inRoot('.claude/settings.json')] : [];
+    return { writes: [...settings, ...(sub === 'init' ? [inRoot('.claude/policies.yaml')] : [])], unsure: `policy ${sub} writes Claude Code's settings and the files beside them` };
+  }
+  if (sub === 'memory' && action === 'forget') return { writes: [inRoot('.claude/hookpolicy/memory/index.db')], unsure: 'policy memory forget erases records from the memory store' };
+  return { unsure: UNKNOWN };
+}
+
+/** `npx [options] PACKAGE args`: hookpolicy's bin when PACKAGE names it; anything else is not known. */
+function runnerEffect(args: readonly Arg[]): CommandEffect {
+  const parsed = parseOptions(args, { long: ['package', 'call', 'cache', 'userconfig'], valued: 'pc', stopAtOperand: true });
+  const [bin, ...rest] = parsed.rest;
+  if (typeof bin !== 'string' || !PACKAGE.test(bin)) return { unsure: UNKNOWN };
+  return { runs: [{ argv: ['policy', ...rest.filter((a, i) => !(i === 0 && a === '--'))] }], unsure: `it runs ${bin} from node_modules or the registry` };
+}
+
+/**
+ * `npm exec` (`npm x`), `pnpm exec` / `pnpm dlx`, `yarn exec` / `yarn dlx`, and `yarn BIN`:
+ * as npx when they run hookpolicy's bin; every other use of the package manager is not known.
+ */
+function managerEffect(args: readonly Arg[]): CommandEffect {
+  const [verb, ...rest] = args;
+  if (verb === 'exec' || verb === 'x' || verb === 'dlx') return runnerEffect(rest);
+  return typeof verb === 'string' && PACKAGE.test(verb) ? runnerEffect(args) : { unsure: UNKNOWN };
+}
+
+/** The table entries: hookpolicy's bins, and the package runners that can start them. */
+export const HOOKPOLICY_CLI: CommandSpec[] = [
+  { names: BINS, effect: cliEffect },
+  { names: ['npx', 'bunx', 'pnpx'], effect: runnerEffect },
+  { names: ['npm', 'pnpm', 'yarn'], effect: managerEffect },
+];
