@@ -50,6 +50,27 @@ describeRealClient('self-protection', () => {
     }
   }, SESSION_TIMEOUT_MS);
 
+  it('a command the parser cannot read that names the guard is asked about (refused under -p), and the CLI that would uninstall the hooks is refused', () => {
+    const { project, session } = runCase({
+      policy: POLICY,
+      beforeSession: (p) => withSettings(p.projectDir, (s) => delete s.permissions),
+      scenario: () => ({
+        main: [
+          tools({ name: 'Bash', input: { command: 'gzip .claude/policies.yaml' } }),
+          tools({ name: 'Bash', input: { command: 'npx policy uninstall' } }),
+          say('done'),
+        ],
+      }),
+    });
+    expect([project.read('.claude/policies.yaml'), project.exists('.claude/policies.yaml.gz')]).toEqual([POLICY, false]);
+    expect(Object.keys((JSON.parse(project.read('.claude/settings.json')) as { hooks: object }).hooks)).toContain('PreToolUse');
+    expect(toolResult(session.requests, 'toolu_m_0_0')).toEqual({
+      isError: true,
+      text: 'This Bash command names .claude/policies.yaml, which rule "hookpolicy-self-protection" guards, and what it writes cannot be known (gzip: not a command whose writes are known): approve it only if it leaves that alone.',
+    });
+    expect(toolResult(session.requests, 'toolu_m_1_0')).toEqual({ isError: true, text: expect.stringMatching(/hook error: .*\.claude\/settings\.json is or holds one of hookpolicy's own files/) });
+  }, SESSION_TIMEOUT_MS);
+
   it('with the hook entries gone, Claude Code\'s own deny rules that init wrote still refuse the write', () => {
     const { project, session } = runCase({
       policy: POLICY,
