@@ -63,7 +63,7 @@ describeRealClient('self-protection', () => {
       }),
     });
     expect([project.read('.claude/policies.yaml'), project.exists('.claude/policies.yaml.gz')]).toEqual([POLICY, false]);
-    expect(Object.keys((JSON.parse(project.read('.claude/settings.json')) as { hooks: object }).hooks)).toContain('PreToolUse');
+    expect(Object.keys((JSON.parse(project.read('.claude/settings.json') ?? '{}') as { hooks: object }).hooks)).toContain('PreToolUse');
     expect(toolResult(session.requests, 'toolu_m_0_0')).toEqual({
       isError: true,
       text: 'This Bash command names .claude/policies.yaml, which rule "hookpolicy-self-protection" guards, and what it writes cannot be known (gzip: not a command whose writes are known): approve it only if it leaves that alone.',
