@@ -1,4 +1,4 @@
-import { ancestorFolders, protectedGlobs, type SelfProtectionFacts } from './self-protection';
+import { ancestorFolders, guardedFiles, protectedGlobs, type SelfProtectionFacts } from './self-protection';
 import { compiledPolicy } from '../test/support/compiled';
 import type { CompiledSettings } from './types';
 
@@ -33,5 +33,21 @@ describe('protectedGlobs: the folders that hold the guard', () => {
     expect(ancestorFolders(['.claude/settings.json', 'node_modules/hookpolicy/**', '/home/me/.cache/hookpolicy/**', 'a\\*b/c'])).toEqual([
       '.claude', 'node_modules', '/', '/home', '/home/me', '/home/me/.cache', 'a\\*b',
     ]);
+  });
+});
+
+describe('protectedGlobs: the programs the hook command starts', () => {
+  it('guards node and env in each PATH folder, as exact paths, and the folders above them', () => {
+    const programs = ['/home/me/.cargo/bin/node', '/home/me/.cargo/bin/env', '/p/node_modules/.bin/node', '/usr/bin/node'];
+    const globs = protectedGlobs(compiledPolicy([], {}), { ...facts, programs });
+    expect(globs).toEqual(expect.arrayContaining(['/home/me/.cargo/bin/node', '/home/me/.cargo/bin/env', 'node_modules/.bin/node', '/usr/bin/node', '/home/me/.cargo/bin', '/usr/bin']));
+  });
+});
+
+describe('guardedFiles: what a command the parser cannot read is asked about when it names it', () => {
+  it('holds the guarded files and folders, not the folders above them', () => {
+    const files = guardedFiles(compiledPolicy([], {}), { ...facts, programs: ['/usr/bin/node'] });
+    expect(files).toEqual(expect.arrayContaining(['.claude/policies.yaml', '.claude/settings.json', 'node_modules/hookpolicy/**', '/home/me/.cache/hookpolicy/**', '/usr/bin/node']));
+    expect(files.filter((g) => ['.', '.claude', 'node_modules', '/', '/home/me', '/usr/bin'].includes(g))).toEqual([]);
   });
 });

@@ -2,8 +2,8 @@
  * Built-in self-protection: hookpolicy's own files are the guard, so no agent may write
  * them, the main session included, through any writing tool (Bash's parsed writes too).
  * The protected files are the policy files, Claude Code's settings (project, local, user,
- * managed), the decision log, the memory store, the cache folders and the installed
- * package. A team opens them path by path in the top file's `settings.self_protection`
+ * managed), the decision log, the memory store, the cache folders, the installed package
+ * and the programs its command starts (`node`, `env` on PATH). A team opens them path by path in the top file's `settings.self_protection`
  * (`except` for everyone, `main_session` for the main session only).
  *
  * A Bash command whose writes the parser cannot account for is not refused here (that
@@ -38,9 +38,15 @@ export interface SelfProtectionFacts {
   packageRoots: string[];
   /** Claude Code's managed settings folder. */
   managedDir: string | null;
+  /**
+   * The programs the runner's command starts by name, as its PATH finds them (`node` and
+   * `env` in each folder of PATH) and the node that runs it: a fake `node` planted in a
+   * folder early on PATH (`~/.local/bin`, `~/.cargo/bin`) would answer every hook instead.
+   */
+  programs?: string[];
 }
 
-const MESSAGE = '{{path}} is or holds one of hookpolicy\'s own files (a policy file, Claude Code\'s settings, the decision log, the memory store, a cache or the installed package): no agent may write, move or remove it. '
+const MESSAGE = '{{path}} is or holds one of hookpolicy\'s own files (a policy file, Claude Code\'s settings, the decision log, the memory store, a cache, the installed package or a program its hook command starts): no agent may write, move or remove it. '
   + 'Ask the user to change it, or the team to list it under settings.self_protection.';
 
 
@@ -96,7 +102,17 @@ export function guardedFiles(policy: CompiledPolicy, facts: SelfProtectionFacts)
   }
   if (facts.home) globs.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
   if (facts.managedDir) globs.push(folder(facts.managedDir));
+  globs.push(...programGlobs(facts));
   return [...new Set(globs)];
+}
+
+/**
+ * The programs the hook command starts (facts.programs), as globs: this machine's PATH,
+ * which `policy init` leaves out of the settings a team commits.
+ * @example programGlobs({ ...facts, programs: ['/usr/bin/node'] }) // ['/usr/bin/node']
+ */
+export function programGlobs(facts: SelfProtectionFacts): string[] {
+  return (facts.programs ?? []).map((file) => globOf(file, facts.projectRoot));
 }
 
 /**

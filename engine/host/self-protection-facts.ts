@@ -1,7 +1,8 @@
 /**
  * Where hookpolicy's own files are on this machine, for the built-in self-protection
  * rules (engine/self-protection.ts): the project, the home folder, the cache folders, the
- * installed package (as found and through links) and the managed settings folder.
+ * installed package (as found and through links), the managed settings folder and the
+ * programs the runner's command starts (`node`, `env` on PATH).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -35,22 +36,42 @@ export function selfProtectionFacts(env: Readonly<Record<string, string | undefi
   // node:os only when the environment has no home (the runner computes these facts at every event).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const home = env.HOME || env.USERPROFILE || (require('os') as typeof import('os')).homedir() || null;
+  const project = projectRoot ?? toAbsolutePosix(env.CLAUDE_PROJECT_DIR || '.', process.cwd());
   return {
-    projectRoot: projectRoot ?? toAbsolutePosix(env.CLAUDE_PROJECT_DIR || '.', process.cwd()),
+    projectRoot: project,
     home: home ? posix(home) : null,
     cacheDirs: cacheDirectories(env).map(posix),
     packageRoots: [...new Set([posix(root), posix(real)])],
     managedDir: posix(managedSettingsDir()),
+    programs: runnerPrograms(env.PATH ?? env.Path ?? '', project),
   };
+}
+
+/** PATH folders beyond this many are not guarded (a PATH that long is not a person's). */
+const MAX_PATH_FOLDERS = 64;
+
+/**
+ * What the runner's command starts by name (`node`, and `env` in the exec form init
+ * writes), in every folder of PATH (a relative one from the project, where Claude Code
+ * runs hooks), and the node binary running now (process.execPath is already real).
+ * @example runnerPrograms('/home/me/.local/bin:/usr/bin', '/p') // ['/home/me/.local/bin/node', '/home/me/.local/bin/env', '/usr/bin/node', '/usr/bin/env', '/usr/bin/node']
+ */
+export function runnerPrograms(pathList: string, projectRoot: string): string[] {
+  const folders = pathList.split(path.delimiter).filter((dir) => dir !== '').slice(0, MAX_PATH_FOLDERS);
+  const programs = folders.flatMap((dir) => {
+    const absolute = toAbsolutePosix(dir, projectRoot).replace(/\/+$/, '');
+    return [`${absolute}/node`, `${absolute}/env`];
+  });
+  return [...new Set([...programs, posix(process.execPath)])];
 }
 
 /**
  * The facts as one string, stored with each compiled policy: a policy compiled for other
- * facts (another project root, cache folder, home or installation of hookpolicy) guards
+ * facts (another project root, cache folder, home, installation of hookpolicy or PATH) guards
  * other files, so whoever reads the cache uses it only when its own facts give the same
  * string, and compiles otherwise (engine/host/cache/policy-cache.ts).
  * @example guardsKey(selfProtectionFacts(process.env)) // '{"projectRoot":"/p",...}'
  */
 export function guardsKey(facts: SelfProtectionFacts): string {
-  return JSON.stringify([facts.projectRoot, facts.home, facts.cacheDirs, facts.packageRoots, facts.managedDir]);
+  return JSON.stringify([facts.projectRoot, facts.home, facts.cacheDirs, facts.packageRoots, facts.managedDir, facts.programs ?? []]);
 }

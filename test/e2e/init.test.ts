@@ -138,6 +138,16 @@ describe('policy init (project scope)', () => {
     if (ENV_PREFIX.length > 0) expect(JSON.parse(written)).toMatchObject(JSON.parse(docBlock('json', 'What init writes')));
   });
 
+  it("leaves this machine's PATH out of the committed permissions: a node planted there is the hook's to refuse", () => {
+    const q = project({ '.claude/policies.yaml': POLICY, '.claude/settings.json': '{}\n' });
+    const pathWithHome = `${q.home}/.cargo/bin:${process.env.PATH ?? ''}`;
+    const r = spawnSync(process.execPath, [POLICY_BIN, 'init', '--mode', 'command'], { cwd: q.dir, env: cleanEnv({ HOME: q.home, PATH: pathWithHome }), encoding: 'utf8', timeout: 60000 });
+    expect(r.status).toBe(0);
+    const deny = (JSON.parse(q.read('.claude/settings.json')) as { permissions: { deny: string[] } }).permissions.deny;
+    expect(deny).toContain('Edit(~/.claude/settings.json)');
+    expect(deny.filter((rule) => /\/(?:node|env)\)$|cargo/.test(rule))).toEqual([]);
+  });
+
   it('a second run changes nothing and says so', () => {
     const before = p.read('.claude/settings.json');
     const r = policy(p, 'init', '--mode', 'command');

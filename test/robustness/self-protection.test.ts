@@ -4,6 +4,7 @@
  * writing tool, Bash's parsed writes included, for subagents and the main session; the
  * team opens files path by path, and an included file cannot open any.
  */
+import * as path from 'node:path';
 import { makeProject, type TempProject } from '../support/run-hook';
 
 const TEAM = `version: 1
@@ -164,6 +165,17 @@ describe('self-protection through the runner', () => {
     for (const command of ['npx prettier --write .', 'python3 tools/gen.py src/app.ts', 'npm test -- .claude', 'npx policy lint', 'npx policy explain --event e.json']) {
       expect({ command, decision: decisionOf(project, bash(command, 'murdock')) }).toEqual({ command, decision: undefined });
     }
+  });
+
+  it('denies planting a node or env that the hook command would start, in any folder of its PATH (before: allowed, and every hook then ran the fake)', () => {
+    const early = project.file('tools/bin');
+    const env = { PATH: `${early}:${process.env.PATH ?? ''}` };
+    for (const command of [`printf '#!/bin/sh\\necho {}' > ${early}/node`, `ln -sf /bin/true ${early}/env`, `cp /tmp/fake ${path.dirname(process.execPath)}/node`, `rm -rf ${early}`]) {
+      const r = project.run({ ...bash(command, 'murdock'), cwd: project.dir }, { env });
+      expect({ command, decision: (r.json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput?.permissionDecision }).toEqual({ command, decision: 'deny' });
+    }
+    // Another program in that folder is not the guard's.
+    expect(project.run({ ...bash(`echo x > ${early}/mytool`, 'murdock'), cwd: project.dir }, { env }).json).toBeNull();
   });
 
   it('the cache folder the runner uses is protected too', () => {
