@@ -170,7 +170,7 @@ function builtInRule(id: string, guarded: { deny: string[]; files: string[] }, e
     log: true,
     unparsable: 'ignore',
     // A command it cannot read is asked about only when its words name a guarded file.
-    unparsableNaming: { paths: pathFilter(guarded.files, except), outcome: 'ask' },
+    unparsableNaming: { deny: guarded.files.map((file) => guarded.deny.indexOf(file)).filter((i) => i >= 0), outcome: 'ask' },
     ...(actors ? { actors } : {}),
   };
 }

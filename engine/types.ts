@@ -488,9 +488,10 @@ export interface CompiledRule {
   actors?: 'main' | 'agents';
   /**
    * Built-in rules only: a shell command whose writes cannot be known, but whose words name
-   * a path of `paths` (shell/named-paths.ts), gets `outcome` instead of `unparsable`.
+   * a path one of `paths.deny[i]` for i in `deny` catches (shell/named-paths.ts; the
+   * guarded files, not the folders above them), gets `outcome` instead of `unparsable`.
    */
-  unparsableNaming?: { paths: CompiledPathFilter; outcome: 'ask' };
+  unparsableNaming?: { deny: number[]; outcome: 'ask' };
   /** What the rule records when it fires (absent when it records nothing). */
   records?: CompiledRecord[];
   /** `final: true`: once the rule fires with deny or block, later rules are not evaluated. */

@@ -41,7 +41,7 @@ export function checkShellPaths(rule: CompiledRule, filter: CompiledPathFilter, 
   }
   if (shell.unchecked === null) return Array.isArray(caught) ? null : caught ?? { condition: 'paths', detail: 'the command writes no file' };
   const mode = rule.unparsable ?? 'ask';
-  const naming = mode === 'ignore' && rule.unparsableNaming ? namedCaught(rule.unparsableNaming.paths, scope) : [];
+  const naming = mode === 'ignore' && rule.unparsableNaming ? namedCaught(filter, rule.unparsableNaming.deny, scope) : [];
   if (rule.unparsableNaming && naming.length > 0) {
     values.caught = naming;
     values.unchecked = {
@@ -61,10 +61,11 @@ export function checkShellPaths(rule: CompiledRule, filter: CompiledPathFilter, 
   return null;
 }
 
-/** The paths a command that cannot be checked names (EventScope.shellNamed) that `filter` catches. */
-function namedCaught(filter: CompiledPathFilter, scope: EventScope): string[] {
-  if (scope.shellTouched.named.length === 0) return [];
-  const caught = checkPaths(filter, scope.shellNamed, false, false);
+/** The paths a command that cannot be checked names (EventScope.shellNamed) that the `deny` globs of `filter` (by index) catch. */
+function namedCaught(filter: CompiledPathFilter, deny: readonly number[], scope: EventScope): string[] {
+  if (scope.shellTouched.named.length === 0 || filter.deny === null) return [];
+  const files = deny.flatMap((i) => filter.deny?.[i] ?? []);
+  const caught = checkPaths({ allow: null, deny: files, except: filter.except, globs: {} }, scope.shellNamed, false, false);
   return Array.isArray(caught) ? caught : [];
 }
 
