@@ -42,6 +42,9 @@ describe('git subcommands that write the paths they name', () => {
     ['git -c core.hooksPath=/tmp/h checkout -- .claude/settings.json', ['.claude/settings.json'], /git -c points git/],
     ['git --git-dir=.git --work-tree=. checkout -- .claude/policies.yaml', ['.claude/policies.yaml'], /git --git-dir points git/],
     ['cd /tmp/repo && git checkout -- x', ['/tmp/repo/x'], /runs outside the project/],
+    // `:/x`: from the repository's top, taken for the project's root.
+    ["cd src && git restore --source HEAD~1 ':/.claude/policies.yaml'", ['.claude/policies.yaml'], /from the repository's top/],
+    ["git checkout HEAD -- ':/'", ['.'], /from the repository's top/],
     // A branch that may be a file.
     ['git checkout main src/a.ts', ['src/a.ts'], /takes main for a file when no revision has that name/],
   ])('%s writes %j, and is not checkable beyond them', (command, paths, why) => {
@@ -59,7 +62,7 @@ describe('git subcommands that write the paths they name', () => {
     ['git stash', /git stash changes the working tree/],
     ['git stash pop', /git stash changes the working tree/],
     ['git stash push -m wip', /git stash changes the working tree/],
-    ["git checkout HEAD -- ':/policies.yaml'", /not static|cannot|run-time/],
+    ["git checkout HEAD -- ':(top)policies.yaml'", /not static|cannot|run-time/],
     ['git -C $D rm x', /not static/],
     ['git -c help.format=web -c web.browser=./x --help', /git -c points git/],
     ['git -C /tmp/repo --version', /git -C points git/],

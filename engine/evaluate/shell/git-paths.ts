@@ -4,7 +4,8 @@
  * they name are known writes, so `git checkout HEAD~1 -- .claude/policies.yaml` writes the
  * policy file as `cp` would. A pathspec is read as git reads it, relative to the working
  * folder: one with a wildcard (`'*.yaml'`, which git matches through folders) writes the
- * folder before its first wildcard; one with magic (`:/`, `:(top)`) is not known. What
+ * folder before its first wildcard; `:/x` is `x` from the project's root (the repository's
+ * top, as far as the analysis knows); other magic (`:(top)`, `:!x`) is not known. What
  * such a subcommand does without naming paths (switching branches, `stash pop`) stays not
  * checkable.
  */
@@ -29,19 +30,27 @@ const PATH_WRITERS = new Map<string, (args: readonly Arg[]) => Named>([
  * `-C` folders joined; '' for none; null when not static); undefined for other subcommands.
  * @example gitPathWrites('restore', ['--source', 'HEAD~1', 'a.txt'], '') // { writes: [{ path: 'a.txt' }] }
  */
-export function gitPathWrites(sub: string, args: readonly Arg[], folder: string | null): CommandEffect | undefined {
+export function gitPathWrites(sub: string, args: readonly Arg[], folder: string | null, top?: string): CommandEffect | undefined {
   const writer = PATH_WRITERS.get(sub);
   if (!writer) return undefined;
   const named = writer(args);
   if ('writesNothing' in named) return {};
   if (!('pathspecs' in named)) return { unsure: named.unsure };
-  const writes = named.pathspecs.map((spec) => ({ path: inFolder(folder, pathspecTarget(spec)) }));
-  return named.unsure === undefined ? { writes } : { writes, unsure: named.unsure };
+  const writes = named.pathspecs.map((spec) => ({ path: spec?.startsWith(':/') ? fromTop(top, spec.slice(2)) : inFolder(folder, pathspecTarget(spec)) }));
+  // `:/x` is the repository's top, taken for the project's: a repository above it reaches further.
+  const unsure = [named.unsure, named.pathspecs.some((spec) => spec?.startsWith(':/')) ? `git ${sub} names a path from the repository's top (:/)` : undefined].filter((u) => u !== undefined);
+  return unsure.length === 0 ? { writes } : { writes, unsure: unsure.join('; ') };
+}
+
+function fromTop(top: string | undefined, rest: string): Arg {
+  const target = pathspecTarget(rest);
+  return top === undefined || target === null ? null : `${top.replace(/\/+$/, '')}/${target === '.' ? '' : target}`.replace(/\/$/, '') || '/';
 }
 
 /**
  * The path a pathspec writes at most: itself; for a wildcard, the folder before it (git's
- * `*` matches `/` too); null for magic (`:/`, `:(glob)`), which can reach the whole tree.
+ * `*` matches `/` too); null for other magic (`:(glob)`, `:!x`), which can reach the whole
+ * tree (gitPathWrites reads `:/x`, from the repository's top).
  * @example pathspecTarget('.claude/*.yaml') // '.claude'
  */
 export function pathspecTarget(spec: Arg): Arg {

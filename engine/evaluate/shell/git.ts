@@ -118,7 +118,7 @@ export function gitEffect(args: readonly Arg[], ctx: CommandContext): CommandEff
   if (sub === undefined) return elsewhere ? unsure(elsewhere) : {};
   const rest = args.slice(i + 1);
   // Paths named to checkout, restore, rm, mv or stash are written wherever git runs.
-  const named = sub === null ? undefined : gitPathWrites(sub, rest, folder);
+  const named = sub === null ? undefined : gitPathWrites(sub, rest, folder, ctx.projectRoot);
   if (named) {
     const why = elsewhere ?? (ctx.inProject === true ? null : `git ${sub} runs outside the project, whose repository configuration can run programs`);
     return why === null ? named : { ...named, unsure: named.unsure ? `${named.unsure}; ${why}` : why };
