@@ -7,6 +7,10 @@ describe('runnerPrograms: what the hook command starts by name, as its PATH find
     ].filter((v, i, all) => all.indexOf(v) === i));
   });
 
+  it('reads . and .. in a folder, and keeps / as the root', () => {
+    expect(runnerPrograms('/opt/./bin:/opt/x/../sbin:/', '/p').slice(0, 6)).toEqual(['/opt/bin/node', '/opt/bin/env', '/opt/sbin/node', '/opt/sbin/env', '/node', '/env']);
+  });
+
   it('an empty PATH leaves the node running now', () => {
     expect(runnerPrograms('', '/p')).toEqual([process.execPath]);
   });

@@ -57,12 +57,21 @@ const MAX_PATH_FOLDERS = 64;
  * @example runnerPrograms('/home/me/.local/bin:/usr/bin', '/p') // ['/home/me/.local/bin/node', '/home/me/.local/bin/env', '/usr/bin/node', '/usr/bin/env', '/usr/bin/node']
  */
 export function runnerPrograms(pathList: string, projectRoot: string): string[] {
-  const folders = pathList.split(path.delimiter).filter((dir) => dir !== '').slice(0, MAX_PATH_FOLDERS);
-  const programs = folders.flatMap((dir) => {
-    const absolute = toAbsolutePosix(dir, projectRoot).replace(/\/+$/, '');
-    return [`${absolute}/node`, `${absolute}/env`];
-  });
+  const programs: string[] = [];
+  for (const dir of pathList.split(path.delimiter).slice(0, MAX_PATH_FOLDERS)) {
+    if (dir === '') continue;
+    // String tests, no path.resolve or regex where a folder is plain: a first regex or
+    // resolve in a process costs more than the rest (~0.1 ms an event for 16 folders).
+    let absolute = plainAbsolute(dir) ? dir : toAbsolutePosix(dir, projectRoot);
+    while (absolute.endsWith('/')) absolute = absolute.slice(0, -1);
+    programs.push(`${absolute}/node`, `${absolute}/env`);
+  }
   return [...new Set([...programs, posix(process.execPath)])];
+}
+
+/** An absolute POSIX folder with no `.`, `..` or empty part to resolve. */
+function plainAbsolute(dir: string): boolean {
+  return dir.startsWith('/') && !dir.includes('//') && !dir.includes('/./') && !dir.includes('/../') && !dir.endsWith('/.') && !dir.endsWith('/..');
 }
 
 /**
