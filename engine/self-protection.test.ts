@@ -1,4 +1,4 @@
-import { ancestorFolders, guardedFiles, protectedGlobs, type SelfProtectionFacts } from './self-protection';
+import { ancestorFolders, guardedFiles, namedGuards, protectedGlobs, type SelfProtectionFacts } from './self-protection';
 import { compiledPolicy } from '../test/support/compiled';
 import type { CompiledSettings } from './types';
 
@@ -49,5 +49,15 @@ describe('guardedFiles: what a command the parser cannot read is asked about whe
     const files = guardedFiles(compiledPolicy([], {}), { ...facts, programs: ['/usr/bin/node'] });
     expect(files).toEqual(expect.arrayContaining(['.claude/policies.yaml', '.claude/settings.json', 'node_modules/hookpolicy/**', '/home/me/.cache/hookpolicy/**', '/usr/bin/node']));
     expect(files.filter((g) => ['.', '.claude', 'node_modules', '/', '/home/me', '/usr/bin'].includes(g))).toEqual([]);
+  });
+});
+
+describe('namedGuards: what a command the parser cannot read is asked about when it names it', () => {
+  it('the guarded files and the folders in the project that hold them, not the project, the home folder, the root or a folder above the project', () => {
+    const policy = compiledPolicy([], {});
+    const withPrograms = { ...facts, projectRoot: '/home/me/work/p', programs: ['/usr/bin/node'] };
+    const named = namedGuards(protectedGlobs(policy, withPrograms), guardedFiles(policy, withPrograms), withPrograms);
+    expect(named).toEqual(expect.arrayContaining(['.claude/policies.yaml', '.claude', 'node_modules', '/home/me/.cache', '/usr/bin']));
+    expect(named.filter((g) => ['.', '/', '/home', '/home/me', '/home/me/work', '/home/me/work/p'].includes(g))).toEqual([]);
   });
 });

@@ -107,6 +107,21 @@ export function guardedFiles(policy: CompiledPolicy, facts: SelfProtectionFacts)
 }
 
 /**
+ * What a command the parser cannot read is asked about when its words name it: the guarded
+ * files, and the folders that hold them (`.claude`, `~/.cache`), but not the project, the
+ * home folder, the root or a folder above the project (`python3 tool.py .`, `cd ~` are no
+ * sign of anything).
+ * @example namedGuards(protectedGlobs(policy, facts), guardedFiles(policy, facts), facts) // ['.claude/policies.yaml', ..., '.claude', 'node_modules']
+ */
+export function namedGuards(deny: readonly string[], files: readonly string[], facts: SelfProtectionFacts): string[] {
+  const root = escapeGlob(facts.projectRoot.replace(/\/+$/, ''));
+  const home = facts.home === null ? null : escapeGlob(facts.home.replace(/\/+$/, ''));
+  const broad = (folder: string) => folder === '.' || folder === '/' || folder === home || folder === root || root.startsWith(`${folder}/`);
+  const folders = ancestorFolders(deny).filter((folder) => !broad(folder));
+  return [...new Set([...files, ...folders])];
+}
+
+/**
  * The programs the hook command starts (facts.programs), as globs: this machine's PATH,
  * which `policy init` leaves out of the settings a team commits.
  * @example programGlobs({ ...facts, programs: ['/usr/bin/node'] }) // ['/usr/bin/node']
@@ -148,7 +163,7 @@ function pathFilter(deny: string[], except: string[]): CompiledPathFilter {
   return { allow: null, deny: regexes(deny), except: except.length > 0 ? regexes(except) : null, globs: { deny, ...(except.length > 0 ? { except } : {}) } };
 }
 
-function builtInRule(id: string, guarded: { deny: string[]; files: string[] }, except: string[], actors: CompiledRule['actors']): CompiledRule {
+function builtInRule(id: string, guarded: { deny: string[]; named: string[] }, except: string[], actors: CompiledRule['actors']): CompiledRule {
   return {
     id,
     description: 'hookpolicy\'s own files are written by people, not agents',
@@ -169,8 +184,8 @@ function builtInRule(id: string, guarded: { deny: string[]; files: string[] }, e
     bypasses: [],
     log: true,
     unparsable: 'ignore',
-    // A command it cannot read is asked about only when its words name a guarded file.
-    unparsableNaming: { deny: guarded.files.map((file) => guarded.deny.indexOf(file)).filter((i) => i >= 0), outcome: 'ask' },
+    // A command it cannot read is asked about only when its words name a guarded file (or a folder that holds one).
+    unparsableNaming: { deny: guarded.named.map((glob) => guarded.deny.indexOf(glob)).filter((i) => i >= 0), outcome: 'ask' },
     ...(actors ? { actors } : {}),
   };
 }
@@ -181,7 +196,8 @@ function builtInRule(id: string, guarded: { deny: string[]; files: string[] }, e
  * @example withSelfProtection(policy, facts).rules.at(-1)?.id // 'hookpolicy-self-protection'
  */
 export function withSelfProtection(policy: CompiledPolicy, facts: SelfProtectionFacts): CompiledPolicy {
-  const guarded = { deny: protectedGlobs(policy, facts), files: guardedFiles(policy, facts) };
+  const deny = protectedGlobs(policy, facts);
+  const guarded = { deny, named: namedGuards(deny, guardedFiles(policy, facts), facts) };
   const openings = policy.settings.selfProtection ?? { except: [], mainSession: [] };
   const rules = openings.mainSession.length === 0
     ? [builtInRule(SELF_PROTECTION_ID, guarded, openings.except, undefined)]

@@ -132,7 +132,10 @@ describe('self-protection through the runner', () => {
     ['inline Node removing the log', `node -e 'require("fs").rmSync(".claude/decisions.jsonl")'`],
     ['an editor on the settings', 'vim .claude/settings.json'],
     ['the installed CLI, by path', 'node node_modules/hookpolicy/bin/policy.cjs uninstall'],
-  ])('asks about a command it cannot read that names a guarded file (before: no decision): %s', (_name, command) => {
+    ['find -delete in the folder that holds the policy', 'find .claude -name "*.yaml" -delete'],
+    ['find -exec rm in that folder', "find .claude -name '*.yaml' -exec rm {} +"],
+    ['a script given that folder', 'python3 tools/clean.py .claude'],
+  ])('asks about a command it cannot read that names a guarded file or a folder that holds one (before: no decision): %s', (_name, command) => {
     const r = project.run({ ...bash(command, 'murdock'), cwd: project.dir });
     expect(r.json).toEqual({
       hookSpecificOutput: {
@@ -161,8 +164,8 @@ describe('self-protection through the runner', () => {
     expect(decisionOf(project, bash(command))).toBe('deny');
   });
 
-  it('leaves commands it cannot read alone when they name no guarded file (naming . or a folder that holds one is no sign)', () => {
-    for (const command of ['npx prettier --write .', 'python3 tools/gen.py src/app.ts', 'npm test -- .claude', 'npx policy lint', 'npx policy explain --event e.json']) {
+  it('leaves commands it cannot read alone when they name no guarded file (naming the project, the home folder or a folder above is no sign)', () => {
+    for (const command of ['npx prettier --write .', "find . -name '*.pyc' -delete", 'python3 tools/gen.py src/app.ts', 'npx prettier --write .claude/agents', 'tool ~ ..', 'npx policy lint', 'npx policy explain --event e.json']) {
       expect({ command, decision: decisionOf(project, bash(command, 'murdock')) }).toEqual({ command, decision: undefined });
     }
   });

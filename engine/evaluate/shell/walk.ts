@@ -329,10 +329,9 @@ class Walker {
     const who = head === null ? 'a command' : commandName(head);
     const inProject = state.cwd !== null && this.root !== null && (state.cwd === this.root || state.cwd.startsWith(`${this.root.replace(/\/$/, '')}/`));
     const effect = commandEffect(argv, { stdin: state.stdin, home: this.options.home, inProject, known: this.options.known, ...(this.root !== null ? { projectRoot: this.root } : {}) });
-    if (effect.unsure) {
-      this.unsure.push(`${who}: ${effect.unsure}`);
-      for (const path of namedTokens(argv)) this.named.push({ path, cwd: state.cwd });
-    }
+    if (effect.unsure) this.unsure.push(`${who}: ${effect.unsure}`);
+    // What it names may be written: it cannot be checked, or it runs a command on files found at run time (`find .claude -exec rm {} +`).
+    if (effect.unsure || effect.runs?.some((inner) => inner.argv.includes(null))) for (const path of namedTokens(argv)) this.named.push({ path, cwd: state.cwd });
     for (const w of effect.writes ?? []) this.found(w, state.cwd, who, state.fds);
     if (effect.script !== undefined) {
       if (effect.deferred) this.deferred.push({ script: effect.script, who, cwd: state.cwd, depth });
