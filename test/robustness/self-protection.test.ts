@@ -159,13 +159,15 @@ describe('self-protection through the runner', () => {
     ['init in command mode, from a subfolder', 'cd src && npx -y hookpolicy@latest init --mode command'],
     ['uninstall of the local settings', 'policy uninstall --scope local'],
     ['forgetting every memory record', 'npx policy memory forget --all'],
+    ['removing the package the command entries run', 'npm uninstall hookpolicy'],
+    ['replacing it with another version', 'npm install -D hookpolicy@0.0.1'],
   ])("denies hookpolicy's own command line where it writes the guard (before: not a command whose writes are known, so no decision): %s", (_name, command) => {
     expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
     expect(decisionOf(project, bash(command))).toBe('deny');
   });
 
   it('leaves commands it cannot read alone when they name no guarded file (naming the project, the home folder or a folder above is no sign)', () => {
-    for (const command of ['npx prettier --write .', "find . -name '*.pyc' -delete", 'python3 tools/gen.py src/app.ts', 'npx prettier --write .claude/agents', 'tool ~ ..', 'npx policy lint', 'npx policy explain --event e.json']) {
+    for (const command of ['npm install', 'npm install left-pad', 'npx prettier --write .', "find . -name '*.pyc' -delete", 'python3 tools/gen.py src/app.ts', 'npx prettier --write .claude/agents', 'tool ~ ..', 'npx policy lint', 'npx policy explain --event e.json']) {
       expect({ command, decision: decisionOf(project, bash(command, 'murdock')) }).toEqual({ command, decision: undefined });
     }
   });

@@ -23,6 +23,11 @@ describe("hookpolicy's own command line, run by an agent", () => {
     ['npm x hookpolicy uninstall', ['.claude/settings.json']],
     ['pnpm dlx hookpolicy uninstall', ['.claude/settings.json']],
     ['yarn policy uninstall', ['.claude/settings.json']],
+    ['npm uninstall hookpolicy', ['node_modules/hookpolicy']],
+    ['npm i -D hookpolicy@0.0.1', ['node_modules/hookpolicy']],
+    ['cd src && pnpm remove hookpolicy', ['node_modules/hookpolicy']],
+    ['yarn add hookpolicy@latest', ['node_modules/hookpolicy']],
+    ['bun rm hookpolicy', ['node_modules/hookpolicy']],
   ])('%s writes %j (and is not checkable beyond them)', (command, paths) => {
     const r = run(command);
     expect(r.paths).toEqual(paths);
@@ -37,6 +42,9 @@ describe("hookpolicy's own command line, run by an agent", () => {
     ['npm test', /npm: not a command whose writes are known/],
     ['npm exec -- prettier --write src', /npm: not a command whose writes are known/],
     ['yarn build', /yarn: not a command whose writes are known/],
+    ['npm install', /npm: not a command whose writes are known/],
+    ['npm install left-pad', /npm: not a command whose writes are known/],
+    ['npm uninstall hookpolicy-extra', /npm: not a command whose writes are known/],
   ])('%s writes nothing known, and is not checkable', (command, why) => {
     expect(run(command)).toEqual({ paths: [], unchecked: expect.stringMatching(why) });
   });

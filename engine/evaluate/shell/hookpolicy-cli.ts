@@ -1,7 +1,8 @@
 /**
  * hookpolicy's own command line, run by an agent: `policy init` and `policy uninstall`
  * rewrite Claude Code's settings (uninstall removes the runner's entries, so no hook runs
- * again), and `policy memory forget` erases records rules count. They write guarded files,
+ * again), and `policy memory forget` erases records rules count; and a package manager
+ * removing or replacing hookpolicy itself (`npm uninstall hookpolicy`). They write guarded files,
  * so self-protection denies them like `rm .claude/settings.json`; through `npx`, `bunx`,
  * `pnpx`, `npm exec`, `pnpm exec`/`dlx` and `yarn` too. Every other subcommand, and every
  * other use of those runners, stays not checkable, as before.
@@ -42,13 +43,25 @@ function runnerEffect(args: readonly Arg[]): CommandEffect {
   return { runs: [{ argv: ['policy', ...rest.filter((a, i) => !(i === 0 && a === '--'))] }], unsure: `it runs ${bin} from node_modules or the registry` };
 }
 
+/** Package-manager verbs that remove, replace or relink a package they name. */
+const CHANGES_PACKAGE = new Set(['uninstall', 'remove', 'rm', 'r', 'un', 'unlink', 'install', 'i', 'add', 'update', 'up', 'upgrade', 'link', 'ln']);
+/** hookpolicy named as a package to install or remove (`hookpolicy`, `hookpolicy@0.1.0`, `hookpolicy@latest`). */
+const PACKAGE_SPEC = /^hookpolicy(?:@.*)?$/;
+
 /**
  * `npm exec` (`npm x`), `pnpm exec` / `pnpm dlx`, `yarn exec` / `yarn dlx`, and `yarn BIN`:
- * as npx when they run hookpolicy's bin; every other use of the package manager is not known.
+ * as npx when they run hookpolicy's bin. `npm uninstall hookpolicy`, `npm install
+ * hookpolicy@OTHER` and the like write the installed package: without it, every command
+ * entry fails to start, and Claude Code takes that for a hook error and goes on. Every other
+ * use of the package manager is not known.
  */
-function managerEffect(args: readonly Arg[]): CommandEffect {
+function managerEffect(args: readonly Arg[], ctx: CommandContext): CommandEffect {
   const [verb, ...rest] = args;
   if (verb === 'exec' || verb === 'x' || verb === 'dlx') return runnerEffect(rest);
+  if (typeof verb === 'string' && CHANGES_PACKAGE.has(verb) && rest.some((a) => a !== null && PACKAGE_SPEC.test(a))) {
+    const root = ctx.projectRoot ?? null;
+    return { writes: [{ path: root === null ? null : `${root.replace(/\/+$/, '')}/node_modules/hookpolicy` }], unsure: `${verb} changes the installed packages` };
+  }
   return typeof verb === 'string' && PACKAGE.test(verb) ? runnerEffect(args) : { unsure: UNKNOWN };
 }
 
@@ -56,5 +69,5 @@ function managerEffect(args: readonly Arg[]): CommandEffect {
 export const HOOKPOLICY_CLI: CommandSpec[] = [
   { names: BINS, effect: cliEffect },
   { names: ['npx', 'bunx', 'pnpx'], effect: runnerEffect },
-  { names: ['npm', 'pnpm', 'yarn'], effect: managerEffect },
+  { names: ['npm', 'pnpm', 'yarn', 'bun'], effect: managerEffect },
 ];
