@@ -61,3 +61,10 @@ describe('namedGuards: what a command the parser cannot read is asked about when
     expect(named.filter((g) => ['.', '/', '/home', '/home/me', '/home/me/work', '/home/me/work/p'].includes(g))).toEqual([]);
   });
 });
+
+describe('protectedGlobs: the user settings in $CLAUDE_CONFIG_DIR', () => {
+  it('guards settings.json and settings.local.json there, beside ~/.claude', () => {
+    const globs = protectedGlobs(compiledPolicy([], {}), { ...facts, configDir: '/home/me/.claude-work' });
+    expect(globs).toEqual(expect.arrayContaining(['/home/me/.claude-work/settings.json', '/home/me/.claude-work/settings.local.json', '/home/me/.claude/settings.json']));
+  });
+});

@@ -44,6 +44,8 @@ export interface SelfProtectionFacts {
    * folder early on PATH (`~/.local/bin`, `~/.cargo/bin`) would answer every hook instead.
    */
   programs?: string[];
+  /** `$CLAUDE_CONFIG_DIR`, where Claude Code then keeps the user's settings instead of ~/.claude. */
+  configDir?: string | null;
 }
 
 const MESSAGE = '{{path}} is or holds one of hookpolicy\'s own files (a policy file, Claude Code\'s settings, the decision log, the memory store, a cache, the installed package or a program its hook command starts): no agent may write, move or remove it. '
@@ -102,7 +104,7 @@ export function guardedFiles(policy: CompiledPolicy, facts: SelfProtectionFacts)
   }
   if (facts.home) globs.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
   if (facts.managedDir) globs.push(folder(facts.managedDir));
-  globs.push(...programGlobs(facts));
+  globs.push(...machineGlobs(facts));
   return [...new Set(globs)];
 }
 
@@ -122,12 +124,14 @@ export function namedGuards(deny: readonly string[], files: readonly string[], f
 }
 
 /**
- * The programs the hook command starts (facts.programs), as globs: this machine's PATH,
- * which `policy init` leaves out of the settings a team commits.
- * @example programGlobs({ ...facts, programs: ['/usr/bin/node'] }) // ['/usr/bin/node']
+ * The guarded paths only this machine has: the programs the hook command starts
+ * (facts.programs, from its PATH) and the user settings in `$CLAUDE_CONFIG_DIR`, as globs;
+ * `policy init` leaves them out of the settings a team commits.
+ * @example machineGlobs({ ...facts, programs: ['/usr/bin/node'], configDir: '/cfg' }) // ['/usr/bin/node', '/cfg/settings.json', '/cfg/settings.local.json']
  */
-export function programGlobs(facts: SelfProtectionFacts): string[] {
-  return (facts.programs ?? []).map((file) => globOf(file, facts.projectRoot));
+export function machineGlobs(facts: SelfProtectionFacts): string[] {
+  const config = facts.configDir ? [`${facts.configDir.replace(/\/+$/, '')}/settings.json`, `${facts.configDir.replace(/\/+$/, '')}/settings.local.json`] : [];
+  return [...(facts.programs ?? []), ...config].map((file) => globOf(file, facts.projectRoot));
 }
 
 /**

@@ -24,4 +24,11 @@ describe('selfProtectionFacts', () => {
     expect(b.programs).not.toContain('/home/me/.local/bin/node');
     expect(guardsKey(a)).not.toBe(guardsKey(b));
   });
+
+  it('reads $CLAUDE_CONFIG_DIR, which changes the guards key too', () => {
+    const a = selfProtectionFacts({ HOME: '/home/me', CLAUDE_CONFIG_DIR: '/home/me/.claude-work' }, '/p');
+    const b = selfProtectionFacts({ HOME: '/home/me' }, '/p');
+    expect([a.configDir, b.configDir]).toEqual(['/home/me/.claude-work', null]);
+    expect(guardsKey(a)).not.toBe(guardsKey(b));
+  });
 });

@@ -1,8 +1,8 @@
 /**
  * Where hookpolicy's own files are on this machine, for the built-in self-protection
  * rules (engine/self-protection.ts): the project, the home folder, the cache folders, the
- * installed package (as found and through links), the managed settings folder and the
- * programs the runner's command starts (`node`, `env` on PATH).
+ * installed package (as found and through links), the managed settings folder, the
+ * programs the runner's command starts (`node`, `env` on PATH) and `$CLAUDE_CONFIG_DIR`.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -44,6 +44,7 @@ export function selfProtectionFacts(env: Readonly<Record<string, string | undefi
     packageRoots: [...new Set([posix(root), posix(real)])],
     managedDir: posix(managedSettingsDir()),
     programs: runnerPrograms(env.PATH ?? env.Path ?? '', project),
+    configDir: env.CLAUDE_CONFIG_DIR ? toAbsolutePosix(env.CLAUDE_CONFIG_DIR, project) : null,
   };
 }
 
@@ -82,5 +83,5 @@ function plainAbsolute(dir: string): boolean {
  * @example guardsKey(selfProtectionFacts(process.env)) // '{"projectRoot":"/p",...}'
  */
 export function guardsKey(facts: SelfProtectionFacts): string {
-  return JSON.stringify([facts.projectRoot, facts.home, facts.cacheDirs, facts.packageRoots, facts.managedDir, facts.programs ?? []]);
+  return JSON.stringify([facts.projectRoot, facts.home, facts.cacheDirs, facts.packageRoots, facts.managedDir, facts.programs ?? [], facts.configDir ?? null]);
 }

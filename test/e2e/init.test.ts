@@ -138,14 +138,15 @@ describe('policy init (project scope)', () => {
     if (ENV_PREFIX.length > 0) expect(JSON.parse(written)).toMatchObject(JSON.parse(docBlock('json', 'What init writes')));
   });
 
-  it("leaves this machine's PATH out of the committed permissions: a node planted there is the hook's to refuse", () => {
+  it("leaves this machine's PATH and $CLAUDE_CONFIG_DIR out of the committed permissions: they are the hook's to guard", () => {
     const q = project({ '.claude/policies.yaml': POLICY, '.claude/settings.json': '{}\n' });
     const pathWithHome = `${q.home}/.cargo/bin:${process.env.PATH ?? ''}`;
-    const r = spawnSync(process.execPath, [POLICY_BIN, 'init', '--mode', 'command'], { cwd: q.dir, env: cleanEnv({ HOME: q.home, PATH: pathWithHome }), encoding: 'utf8', timeout: 60000 });
+    const env = cleanEnv({ HOME: q.home, PATH: pathWithHome, CLAUDE_CONFIG_DIR: `${q.home}/.claude-work` });
+    const r = spawnSync(process.execPath, [POLICY_BIN, 'init', '--mode', 'command'], { cwd: q.dir, env, encoding: 'utf8', timeout: 60000 });
     expect(r.status).toBe(0);
     const deny = (JSON.parse(q.read('.claude/settings.json')) as { permissions: { deny: string[] } }).permissions.deny;
     expect(deny).toContain('Edit(~/.claude/settings.json)');
-    expect(deny.filter((rule) => /\/(?:node|env)\)$|cargo/.test(rule))).toEqual([]);
+    expect(deny.filter((rule) => /\/(?:node|env)\)$|cargo|claude-work/.test(rule))).toEqual([]);
   });
 
   it('a second run changes nothing and says so', () => {

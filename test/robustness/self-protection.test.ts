@@ -183,6 +183,12 @@ describe('self-protection through the runner', () => {
     expect(project.run({ ...bash(`echo x > ${early}/mytool`, 'murdock'), cwd: project.dir }, { env }).json).toBeNull();
   });
 
+  it('denies a write to the user settings Claude Code reads from $CLAUDE_CONFIG_DIR (before: only ~/.claude was guarded)', () => {
+    const config = project.file('profile');
+    const r = project.run({ ...bash(`echo '{"disableAllHooks": true}' > ${config}/settings.json`, 'murdock'), cwd: project.dir }, { env: { CLAUDE_CONFIG_DIR: config } });
+    expect((r.json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput?.permissionDecision).toBe('deny');
+  });
+
   it('the cache folder the runner uses is protected too', () => {
     expect(decisionOf(project, bash(`echo x > ${project.cacheDir}/poisoned.json`, 'murdock'))).toBe('deny');
   });
