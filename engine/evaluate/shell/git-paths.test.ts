@@ -10,29 +10,32 @@ function run(command: string, cwd = root) {
 }
 
 describe('git subcommands that write the paths they name', () => {
-  test.each<[string, string[]]>([
-    ['git checkout -- .claude/policies.yaml', ['.claude/policies.yaml']],
-    ['git checkout HEAD~1 -- .claude/policies.yaml .claude/settings.json', ['.claude/policies.yaml', '.claude/settings.json']],
-    ['git checkout HEAD~3 .claude/settings.json', ['.claude/settings.json']],
-    ['git checkout HEAD src/a.ts', ['src/a.ts']],
-    ['git checkout 1a2b3c4 src/a.ts src/b.ts', ['src/a.ts', 'src/b.ts']],
-    ['git checkout .claude/policies.yaml', ['.claude/policies.yaml']],
-    ['git checkout .', ['.']],
-    ['git checkout -f -- src', ['src']],
-    ['git checkout --ours -- src/a.ts', ['src/a.ts']],
-    ['git restore .claude/policies.yaml', ['.claude/policies.yaml']],
-    ['git restore --source HEAD~2 --worktree --staged -- src/a.ts', ['src/a.ts']],
-    ['git restore -s v1.0 src/a.ts', ['src/a.ts']],
-    ['git rm -rf .claude', ['.claude']],
-    ['git rm -q src/a.ts src/b.ts', ['src/a.ts', 'src/b.ts']],
-    ['git mv src/a.ts src/b.ts', ['src/a.ts', 'src/b.ts']],
-    ['git stash push -m wip -- .claude/policies.yaml', ['.claude/policies.yaml']],
-    ['git stash -- src/a.ts', ['src/a.ts']],
-    ['git --no-pager checkout -- src/a.ts', ['src/a.ts']],
-    ['cd src && git checkout -- a.ts', ['src/a.ts']],
-    ["git checkout HEAD -- '.claude/*.yaml'", ['.claude']],
-  ])('%s writes %j, and is checkable inside the project', (command, paths) => {
-    expect(run(command)).toEqual({ paths, unchecked: null });
+  test.each<[string, string[], RegExp | null]>([
+    ['git checkout -- .claude/policies.yaml', ['.claude/policies.yaml'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['git checkout HEAD~1 -- .claude/policies.yaml .claude/settings.json', ['.claude/policies.yaml', '.claude/settings.json'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['git checkout HEAD~3 .claude/settings.json', ['.claude/settings.json'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['git checkout HEAD src/a.ts', ['src/a.ts'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['git checkout 1a2b3c4 src/a.ts src/b.ts', ['src/a.ts', 'src/b.ts'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['git checkout .claude/policies.yaml', ['.claude/policies.yaml'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['git checkout .', ['.'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['git checkout -f -- src', ['src'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['git checkout --ours -- src/a.ts', ['src/a.ts'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['git restore .claude/policies.yaml', ['.claude/policies.yaml'], /git restore can run the repository's filters/],
+    ['git restore --source HEAD~2 --worktree --staged -- src/a.ts', ['src/a.ts'], /git restore can run the repository's filters/],
+    ['git restore -s v1.0 src/a.ts', ['src/a.ts'], /git restore can run the repository's filters/],
+    ['git rm -rf .claude', ['.claude'], null],
+    ['git rm -q src/a.ts src/b.ts', ['src/a.ts', 'src/b.ts'], null],
+    ['git mv src/a.ts src/b.ts', ['src/a.ts', 'src/b.ts'], null],
+    ['git stash push -m wip -- .claude/policies.yaml', ['.claude/policies.yaml'], /git stash can run the repository's filters/],
+    ['git stash -- src/a.ts', ['src/a.ts'], /git stash can run the repository's filters/],
+    ['git --no-pager checkout -- src/a.ts', ['src/a.ts'], /git checkout can run the repository's post-checkout hook and filters/],
+    ['cd src && git checkout -- a.ts', ['src/a.ts'], /git checkout can run the repository's post-checkout hook and filters/],
+    ["git checkout HEAD -- '.claude/*.yaml'", ['.claude'], /git checkout can run the repository's post-checkout hook and filters/],
+  ])('%s writes %j; beyond them, not checkable where git runs the repository\'s own code (%s)', (command, paths, why) => {
+    const r = run(command);
+    expect(r.paths).toEqual(paths);
+    if (why === null) expect(r.unchecked).toBeNull();
+    else expect(r.unchecked).toMatch(why);
   });
 
   test.each<[string, string[], RegExp]>([

@@ -18,12 +18,23 @@ type Named = { pathspecs: Arg[]; unsure?: string } | { unsure: string } | { writ
 
 /** The subcommands, each reading its own arguments (after the subcommand). */
 const PATH_WRITERS = new Map<string, (args: readonly Arg[]) => Named>([
-  ['checkout', checkoutPaths],
-  ['restore', restorePaths],
+  ['checkout', (args) => runsRepositoryCode(checkoutPaths(args), 'git checkout can run the repository\'s post-checkout hook and filters')],
+  ['restore', (args) => runsRepositoryCode(restorePaths(args), 'git restore can run the repository\'s filters')],
   ['rm', (args) => removedOrMoved(args, 'git rm', ['--cached'])],
   ['mv', (args) => removedOrMoved(args, 'git mv', [])],
-  ['stash', stashPaths],
+  ['stash', (args) => runsRepositoryCode(stashPaths(args), 'git stash can run the repository\'s filters')],
 ]);
+
+/**
+ * Paths written out of the repository go through its filters (and, for checkout, its
+ * post-checkout hook): programs its configuration names, which may write anything. So the
+ * named paths are known writes and the rest is not checkable, as before these subcommands
+ * were read at all: a rule's `unparsable` still decides what it does not catch.
+ */
+function runsRepositoryCode(named: Named, why: string): Named {
+  if (!('pathspecs' in named)) return named;
+  return { pathspecs: named.pathspecs, unsure: named.unsure ? `${named.unsure}; ${why}` : why };
+}
 
 /**
  * The effect of `git <sub> <args>` when `sub` writes the paths it names, in `folder` (the
