@@ -22,13 +22,17 @@ function cliEffect(args: readonly Arg[], ctx: CommandContext): CommandEffect {
   const parsed = parseOptions(args, { valued: 'c', long: ['scope', 'managed-dir', 'mode', 'port', 'form', 'plugin', 'config', 'project-dir', 'kind', 'session', 'agent', 'since', 'before'] });
   const [sub, action] = parsed.operands;
   const value = (name: string): Arg | undefined => parsed.options.get(name)?.at(-1);
-  const root = value('--project-dir') ?? ctx.projectRoot ?? null;
+  // A folder that is not static may be this project's ($PWD, say): its files are named.
+  const dir = value('--project-dir');
+  const root = dir === undefined || dir === null ? ctx.projectRoot ?? null : dir;
   const inRoot = (file: string): WriteTarget => ({ path: root === null ? null : `${root.replace(/\/+$/, '')}/${file}` });
   if (sub === 'init' || sub === 'uninstall') {
-    const scope = value('--scope') ?? 'project';
-    const settings = scope === 'local' ? [inRoot('.claude/settings.local.json')]
-      : scope === 'user' ? [{ path: ctx.home ? `${ctx.home.replace(/\/+$/, '')}/.claude/settings.json` : null }]
-        : scope === 'project' ? [inRoot('.claude/settings.json')] : [];
+    const given = value('--scope');
+    const scope = given === undefined ? 'project' : given;
+    const user: WriteTarget = { path: ctx.home ? `${ctx.home.replace(/\/+$/, '')}/.claude/settings.json` : null };
+    // A scope that is not static may be any of them.
+    const settings = scope === null ? [inRoot('.claude/settings.json'), inRoot('.claude/settings.local.json'), user]
+      : scope === 'local' ? [inRoot('.claude/settings.local.json')] : scope === 'user' ? [user] : scope === 'project' ? [inRoot('.claude/settings.json')] : [];
     return { writes: [...settings, ...(sub === 'init' ? [inRoot('.claude/policies.yaml')] : [])], unsure: `policy ${sub} writes Claude Code's settings and the files beside them` };
   }
   if (sub === 'memory' && action === 'forget') return { writes: [inRoot('.claude/hookpolicy/memory/index.db')], unsure: 'policy memory forget erases records from the memory store' };
