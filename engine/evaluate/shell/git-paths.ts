@@ -7,7 +7,7 @@
  * folder before its first wildcard; `:/x` is `x` from the project's root (the repository's
  * top, as far as the analysis knows); other magic (`:(top)`, `:!x`) is not known. What
  * such a subcommand does without naming paths (switching branches, `stash pop`) stays not
- * checkable.
+ * checkable, and so does what checkout, restore and stash run besides (filters, hooks).
  */
 import type { CommandEffect } from './effects';
 import { parseOptions } from './options';
@@ -39,7 +39,7 @@ function runsRepositoryCode(named: Named, why: string): Named {
 /**
  * The effect of `git <sub> <args>` when `sub` writes the paths it names, in `folder` (the
  * `-C` folders joined; '' for none; null when not static); undefined for other subcommands.
- * @example gitPathWrites('restore', ['--source', 'HEAD~1', 'a.txt'], '') // { writes: [{ path: 'a.txt' }] }
+ * @example gitPathWrites('rm', ['-f', 'a.txt'], '') // { writes: [{ path: 'a.txt' }] }
  */
 export function gitPathWrites(sub: string, args: readonly Arg[], folder: string | null, top?: string): CommandEffect | undefined {
   const writer = PATH_WRITERS.get(sub);
