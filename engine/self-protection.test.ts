@@ -1,4 +1,5 @@
-import { ancestorFolders, guardedFiles, namedGuards, protectedGlobs, type SelfProtectionFacts } from './self-protection';
+import { ancestorFolders, guardedFiles, namedGuards, protectedGlobs, runtimePackageGlobs, type SelfProtectionFacts } from './self-protection';
+import { globRegex } from './compile/glob-regex';
 import { compiledPolicy } from '../test/support/compiled';
 import type { CompiledSettings } from './types';
 
@@ -66,5 +67,18 @@ describe('protectedGlobs: the user settings in $CLAUDE_CONFIG_DIR', () => {
   it('guards settings.json and settings.local.json there, beside ~/.claude', () => {
     const globs = protectedGlobs(compiledPolicy([], {}), { ...facts, configDir: '/home/me/.claude-work' });
     expect(globs).toEqual(expect.arrayContaining(['/home/me/.claude-work/settings.json', '/home/me/.claude-work/settings.local.json', '/home/me/.claude/settings.json']));
+  });
+});
+
+describe('runtimePackageGlobs: the packages hookpolicy loads, where npm hoists them', () => {
+  it('one glob beside each node_modules/hookpolicy, none for a package root that is not in node_modules', () => {
+    const globs = runtimePackageGlobs({ ...facts, packageRoots: ['/p/node_modules/hookpolicy', '/opt/hookpolicy'] });
+    expect(globs).toHaveLength(1);
+    expect(globs[0]).toMatch(/^node_modules\/\{ajv,.*,mvdan-sh,.*,picomatch,.*\}\/\*\*$/);
+    const regex = globRegex(globs[0]);
+    const matches = (p: string) => regex !== null && new RegExp(regex.source, regex.flags).test(p);
+    expect(['node_modules/mvdan-sh/index.js', 'node_modules/picomatch/lib/parse.js', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/picomatch'].map(matches)).toEqual([true, true, true, true]);
+    expect(['node_modules/left-pad/index.js', 'node_modules/picomatch-extra/index.js', 'src/picomatch/index.js'].map(matches)).toEqual([false, false, false]);
+    expect(protectedGlobs(compiledPolicy([], {}), facts)).toContain(globs[0]);
   });
 });

@@ -3,7 +3,8 @@
  * them, the main session included, through any writing tool (Bash's parsed writes too).
  * The protected files are the policy files, Claude Code's settings (project, local, user,
  * managed), the decision log, the memory store, the cache folders, the installed package
- * and the programs its command starts (`node`, `env` on PATH). A team opens them path by path in the top file's `settings.self_protection`
+ * and the packages it loads at run time, and the programs its command starts (`node`,
+ * `env` on PATH). A team opens them path by path in the top file's `settings.self_protection`
  * (`except` for everyone, `main_session` for the main session only).
  *
  * A Bash command whose writes the parser cannot account for is not refused here (that
@@ -16,6 +17,7 @@ import { BUILT_IN_SOURCE } from './built-in-rule';
 import { globRegex } from './compile/glob-regex';
 import { storeSettings } from './memory/store-settings';
 import { buildRuleIndex } from './rule-index';
+import { RUNTIME_PACKAGES } from './runtime-packages';
 import type { CompiledPathFilter, CompiledPolicy, CompiledRule, RegexSource } from './types';
 
 export { isBuiltInRule } from './built-in-rule';
@@ -91,6 +93,7 @@ export function guardedFiles(policy: CompiledPolicy, facts: SelfProtectionFacts)
     '.claude/settings.json', '.claude/settings.local.json',
     'node_modules/hookpolicy/**', 'node_modules/.bin/policy', 'node_modules/.bin/hookpolicy',
     ...facts.packageRoots.map(folder),
+    ...runtimePackageGlobs(facts),
     ...facts.cacheDirs.map(folder),
   ];
   // The memory store: records an agent could plant, rewrite or erase would steer the rules that read them.
@@ -106,6 +109,20 @@ export function guardedFiles(policy: CompiledPolicy, facts: SelfProtectionFacts)
   if (facts.managedDir) globs.push(folder(facts.managedDir));
   globs.push(...machineGlobs(facts));
   return [...new Set(globs)];
+}
+
+/**
+ * The packages the engine loads at run time (RUNTIME_PACKAGES), one glob per node_modules
+ * folder that holds hookpolicy, where npm hoists them beside it (those inside hookpolicy's
+ * own folder are under its glob already). `policy init` leaves them out of Claude Code's
+ * permission rules, whose paths have no braces: the hook guards them.
+ * @example runtimePackageGlobs({ ...facts, packageRoots: ['/p/node_modules/hookpolicy'] }) // ['node_modules/{ajv,...,xtend}/**']
+ */
+export function runtimePackageGlobs(facts: SelfProtectionFacts): string[] {
+  return facts.packageRoots.flatMap((root) => {
+    const parent = root.replace(/\/+$/, '').replace(/\/[^/]+$/, '');
+    return parent.endsWith('/node_modules') ? [`${globOf(parent, facts.projectRoot)}/{${RUNTIME_PACKAGES.join(',')}}/**`] : [];
+  });
 }
 
 /**

@@ -23,7 +23,7 @@ import { pluginBin, writePluginFiles } from './init-plugin';
 import { writeMemSearchCommand } from './init-memory';
 import { prepareRunnerCacheFor } from '../runner-cache';
 import { permissionPath, withSelfProtectionPermissions } from '../../engine/init/permissions';
-import { ancestorFolders, machineGlobs, SELF_PROTECTION_ID } from '../../engine/self-protection';
+import { ancestorFolders, machineGlobs, runtimePackageGlobs, SELF_PROTECTION_ID } from '../../engine/self-protection';
 import { selfProtectionFacts } from '../../engine/host/self-protection-facts';
 import { DEFAULT_PORT } from './serve';
 import { portNumber } from '../serve-values';
@@ -178,7 +178,9 @@ export function permissionPaths(policy: CompiledPolicy, scope: InitScope, projec
   // them); Claude Code's Edit rules are for files, and `Edit(/)` would refuse every edit.
   const folders = new Set(['.', projectRoot.split(path.sep).join('/').replace(/\/+$/, '') || '/', ...ancestorFolders(deny)]);
   // The programs on this machine's PATH and its $CLAUDE_CONFIG_DIR are the hook's to guard: another machine has others.
-  const machine = new Set(machineGlobs(selfProtectionFacts(process.env, projectRoot.split(path.sep).join('/'))));
+  // So are the packages hookpolicy loads (one glob with braces, which permission rules do not read).
+  const facts = selfProtectionFacts(process.env, projectRoot.split(path.sep).join('/'));
+  const machine = new Set([...machineGlobs(facts), ...runtimePackageGlobs(facts)]);
   const paths = deny.filter((g) => !opened.has(g) && !folders.has(g) && !machine.has(g)).map((g) => permissionPath(g, where));
   return [...new Set(paths.filter((p): p is string => p !== null))];
 }

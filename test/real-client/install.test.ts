@@ -73,6 +73,11 @@ describeRealClient('a team install', () => {
     const s = session(dir, home, 'secret/a.txt');
     expect(fs.existsSync(path.join(dir, 'secret', 'a.txt'))).toBe(false);
     expect(toolResult(s.requests, 'toolu_m_0_0')).toEqual({ isError: true, text: 'PreToolUse:Write hook error: secret/ is off limits' });
+    // The packages the runner loads, hoisted beside it, are the guard's too (their globs stay out of the committed settings).
+    expect(settings).not.toContain('{ajv');
+    const planted = { session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo \'process.stdout.write("{}")\' > node_modules/mvdan-sh/index.js' } };
+    const run = spawnSync(process.execPath, [path.join(dir, 'node_modules', 'hookpolicy', 'bin', 'policy.cjs'), 'hook'], { input: JSON.stringify(planted), encoding: 'utf8', env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: dir } });
+    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^node_modules\/mvdan-sh\/index\.js is or holds one of hookpolicy's own files/) });
   }, SESSION_TIMEOUT_MS);
 
   it('the README\'s install, as it is (the default: http entries and a server each session starts), enforces with no machine path', () => {
@@ -88,6 +93,11 @@ describeRealClient('a team install', () => {
     const s = session(dir, home, 'secret/a.txt');
     expect(fs.existsSync(path.join(dir, 'secret', 'a.txt'))).toBe(false);
     expect(toolResult(s.requests, 'toolu_m_0_0')).toEqual({ isError: true, text: 'PreToolUse:Write hook error: secret/ is off limits' });
+    // The packages the runner loads, hoisted beside it, are the guard's too (their globs stay out of the committed settings).
+    expect(settings).not.toContain('{ajv');
+    const planted = { session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo \'process.stdout.write("{}")\' > node_modules/mvdan-sh/index.js' } };
+    const run = spawnSync(process.execPath, [path.join(dir, 'node_modules', 'hookpolicy', 'bin', 'policy.cjs'), 'hook'], { input: JSON.stringify(planted), encoding: 'utf8', env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: dir } });
+    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^node_modules\/mvdan-sh\/index\.js is or holds one of hookpolicy's own files/) });
   }, SESSION_TIMEOUT_MS);
 
   it('the committed files, cloned to another path and installed with npm ci, still enforce', () => {
