@@ -81,4 +81,19 @@ describe('runtimePackageGlobs: the packages hookpolicy loads, where npm hoists t
     expect(['node_modules/left-pad/index.js', 'node_modules/picomatch-extra/index.js', 'src/picomatch/index.js'].map(matches)).toEqual([false, false, false]);
     expect(protectedGlobs(compiledPolicy([], {}), facts)).toContain(globs[0]);
   });
+
+  it("under pnpm, also each package's store folder beside hookpolicy's own", () => {
+    const globs = runtimePackageGlobs({ ...facts, packageRoots: ['/p/node_modules/hookpolicy', '/p/node_modules/.pnpm/hookpolicy@0.1.0/node_modules/hookpolicy'] });
+    expect(globs).toHaveLength(3);
+    const matches = (p: string) => globs.some((g) => {
+      const regex = globRegex(g);
+      return regex !== null && new RegExp(regex.source, regex.flags).test(p);
+    });
+    expect([
+      'node_modules/.pnpm/mvdan-sh@0.10.1/node_modules/mvdan-sh/index.js',
+      'node_modules/.pnpm/hookpolicy@0.1.0/node_modules/picomatch/index.js',
+      'node_modules/.pnpm/left-pad@1.3.0/node_modules/left-pad/index.js',
+      'node_modules/.pnpm/mvdan-sh-extra@1.0.0/node_modules/mvdan-sh-extra/index.js',
+    ].map(matches)).toEqual([true, true, false, false]);
+  });
 });

@@ -114,15 +114,21 @@ export function guardedFiles(policy: CompiledPolicy, facts: SelfProtectionFacts)
 /**
  * The packages the engine loads at run time (RUNTIME_PACKAGES), one glob per node_modules
  * folder that holds hookpolicy, where npm hoists them beside it (those inside hookpolicy's
- * own folder are under its glob already). `policy init` leaves them out of Claude Code's
- * permission rules, whose paths have no braces: the hook guards them.
+ * own folder are under its glob already), and their store folders under pnpm. `policy
+ * init` leaves them out of Claude Code's permission rules, whose paths have no braces: the
+ * hook guards them.
  * @example runtimePackageGlobs({ ...facts, packageRoots: ['/p/node_modules/hookpolicy'] }) // ['node_modules/{ajv,...,xtend}/**']
  */
 export function runtimePackageGlobs(facts: SelfProtectionFacts): string[] {
-  return facts.packageRoots.flatMap((root) => {
+  const names = `{${RUNTIME_PACKAGES.join(',')}}`;
+  return [...new Set(facts.packageRoots.flatMap((root) => {
     const parent = root.replace(/\/+$/, '').replace(/\/[^/]+$/, '');
-    return parent.endsWith('/node_modules') ? [`${globOf(parent, facts.projectRoot)}/{${RUNTIME_PACKAGES.join(',')}}/**`] : [];
-  });
+    const beside = parent.endsWith('/node_modules') ? [`${globOf(parent, facts.projectRoot)}/${names}/**`] : [];
+    // pnpm: hookpolicy's real folder is in node_modules/.pnpm/hookpolicy@V/node_modules, and
+    // each package it loads in a store folder of its own beside it, .pnpm/NAME@V/.
+    const store = /^(.*\/node_modules\/\.pnpm)\//.exec(root)?.[1];
+    return store === undefined ? beside : [...beside, `${globOf(store, facts.projectRoot)}/${names}@*/**`];
+  }))];
 }
 
 /**
