@@ -153,7 +153,8 @@ export function namedGuards(deny: readonly string[], files: readonly string[], f
  * @example machineGlobs({ ...facts, programs: ['/usr/bin/node'], configDir: '/cfg' }) // ['/usr/bin/node', '/cfg/settings.json', '/cfg/settings.local.json']
  */
 export function machineGlobs(facts: SelfProtectionFacts): string[] {
-  const config = facts.configDir ? [`${facts.configDir.replace(/\/+$/, '')}/settings.json`, `${facts.configDir.replace(/\/+$/, '')}/settings.local.json`] : [];
+  const dir = facts.configDir?.replace(/\/+$/, '');
+  const config = dir === undefined ? [] : [`${dir}/settings.json`, `${dir}/settings.local.json`];
   return [...(facts.programs ?? []), ...config].map((file) => globOf(file, facts.projectRoot));
 }
 

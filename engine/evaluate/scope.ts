@@ -137,7 +137,7 @@ export class EventScope {
   get shellTouched(): ShellTouched {
     if (this.shellCache) return this.shellCache;
     const root = this.ctx.projectRoot;
-    const cwd = typeof this.event.cwd === 'string' && this.event.cwd !== '' ? this.event.cwd : root;
+    const cwd = this.commandCwd;
     const command = getField(this.event, 'tool_input.command');
     if (typeof command !== 'string') return (this.shellCache = { views: [], unchecked: this.tool === 'PowerShell' ? 'PowerShell commands are not parsed' : null, named: [] });
     // Never parsed beyond max_input_bytes (the decision log asks for the written paths too).
@@ -159,8 +159,12 @@ export class EventScope {
 
   /** The views of what a command whose writes cannot be known names (ShellTouched.named), made when a rule asks. */
   get shellNamed(): PathView[] {
-    const cwd = typeof this.event.cwd === 'string' && this.event.cwd !== '' ? this.event.cwd : this.ctx.projectRoot;
-    return (this.shellNamedCache ??= this.shellTouched.named.map((p) => this.view(p, cwd)));
+    return (this.shellNamedCache ??= this.shellTouched.named.map((p) => this.view(p, this.commandCwd)));
+  }
+
+  /** The folder the event's command runs in: its `cwd`, else the project root. */
+  private get commandCwd(): string {
+    return typeof this.event.cwd === 'string' && this.event.cwd !== '' ? this.event.cwd : this.ctx.projectRoot;
   }
 
   /** The context's facts, with thrown errors turned into FactError. */

@@ -136,6 +136,14 @@ function hasPathspecFile(options: ReadonlyMap<string, Arg[]>): boolean {
 }
 
 function inFolder(folder: string | null, path: Arg): Arg {
-  if (path === null || folder === null) return null;
+  return path === null || folder === null ? null : joinFolder(folder, path);
+}
+
+/**
+ * `path` from `folder` ('' for the working folder): `-C a -C b` runs git in `a/b`, and an
+ * absolute one starts over.
+ * @example joinFolder('a', 'b') // 'a/b'
+ */
+export function joinFolder(folder: string, path: string): string {
   return folder === '' || path.startsWith('/') ? path : `${folder}/${path}`;
 }

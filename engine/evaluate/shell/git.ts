@@ -5,7 +5,7 @@
  * Everything else git does is not checkable.
  */
 import { writesOperands, type CommandContext, type CommandEffect } from './effects';
-import { gitPathWrites } from './git-paths';
+import { gitPathWrites, joinFolder } from './git-paths';
 import { parseOptions } from './options';
 import type { Arg } from './words';
 
@@ -19,11 +19,6 @@ const GIT_FLAGS = new Set([
 
 /** git's options before the subcommand that take the next argument as their value. */
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix']);
-
-/** `-C a -C b` runs git in `a/b`; an absolute one starts over. */
-function joinFolder(folder: string, dir: string): string {
-  return folder === '' || dir.startsWith('/') ? dir : `${folder}/${dir}`;
-}
 
 /** `git config` options that read, and those that only shape what is read. */
 const CONFIG_READS = /^(?:--get|--get-all|--get-regexp|--list|-l)$/;

@@ -7,7 +7,7 @@ import { absolutePath, normalizePath } from '../paths';
 import { descriptorPath, procPath, type HeldFile } from './fds';
 import { loadShellSyntax } from './parser';
 import { simpleScript } from './simple-script';
-import { walkSimple, walkScript, type FoundWrite, type NamedPath, type WalkResult } from './walk';
+import { walkSimple, walkScript, type FoundWrite, type WalkResult } from './walk';
 
 /** Longer commands are not parsed: they are "not checkable". */
 export const MAX_COMMAND_LENGTH = 100_000;
@@ -74,30 +74,33 @@ export function shellWrites(command: string, options: ShellWritesOptions): Shell
   const unsure = [...found.unsure];
   const paths: WrittenPath[] = [];
   for (const write of found.writes) resolveWrite(write, options, paths, unsure);
-  const unique = paths.filter((p, i) => paths.findIndex((q) => q.absolute === p.absolute) === i);
   const reasons = [...new Set(unsure)];
-  const named = found.named.flatMap((n) => namedPath(n, options));
-  return { paths: unique, unchecked: reasons.length > 0 ? reasons.join('; ') : null, named: named.filter((p, i) => named.findIndex((q) => q.absolute === p.absolute) === i), via };
+  const named = found.named.flatMap((n) => {
+    const absolute = absoluteIn(n.path, n.cwd, options.projectRoot);
+    return absolute === null ? [] : [{ absolute, path: normalizePath(absolute, n.cwd ?? '/', options.projectRoot) }];
+  });
+  return { paths: uniqueByAbsolute(paths), unchecked: reasons.length > 0 ? reasons.join('; ') : null, named: uniqueByAbsolute(named), via };
 }
 
-/** A named path as a written one would be; none when it is relative to a folder not known. */
-function namedPath(named: NamedPath, options: ShellWritesOptions): WrittenPath[] {
-  const relative = !named.path.startsWith('/') && !(WINDOWS_ROOT.test(options.projectRoot) && /^[A-Za-z]:[\\/]/.test(named.path));
-  if (relative && named.cwd === null) return [];
-  const base = named.cwd ?? '/';
-  const absolute = absoluteKeepingBackslashes(named.path, base, WINDOWS_ROOT.test(options.projectRoot));
-  return [{ absolute, path: normalizePath(absolute, base, options.projectRoot) }];
+function uniqueByAbsolute(paths: readonly WrittenPath[]): WrittenPath[] {
+  return paths.filter((p, i) => paths.findIndex((q) => q.absolute === p.absolute) === i);
+}
+
+/** `path` as the shell reaches it from `cwd`, absolute; null when it is relative and the folder is not known. */
+function absoluteIn(path: string, cwd: string | null, projectRoot: string): string | null {
+  // `C:/x` names a drive only where the project is on Windows; elsewhere it is a folder `C:`.
+  const relative = !path.startsWith('/') && !(WINDOWS_ROOT.test(projectRoot) && /^[A-Za-z]:[\\/]/.test(path));
+  if (relative && cwd === null) return null;
+  return absoluteKeepingBackslashes(path, cwd ?? '/', WINDOWS_ROOT.test(projectRoot));
 }
 
 function resolveWrite(write: FoundWrite, options: ShellWritesOptions, out: WrittenPath[], unsure: string[]): void {
   const { target, cwd, by } = write;
   if (target.path === null) return void unsure.push(`${by} writes to a path that is not static`);
   if (target.path === '') return;
-  // `C:/x` names a drive only where the project is on Windows; elsewhere it is a folder `C:`.
-  const relative = !target.path.startsWith('/') && !(WINDOWS_ROOT.test(options.projectRoot) && /^[A-Za-z]:[\\/]/.test(target.path));
-  if (relative && cwd === null) return void unsure.push(`${by} writes ${target.path} after a cd to a folder that is not known`);
+  const absolute = absoluteIn(target.path, cwd, options.projectRoot);
+  if (absolute === null) return void unsure.push(`${by} writes ${target.path} after a cd to a folder that is not known`);
   const base = cwd ?? '/';
-  const absolute = absoluteKeepingBackslashes(target.path, base, WINDOWS_ROOT.test(options.projectRoot));
   const add = (abs: string) => {
     const path = normalizePath(abs, base, options.projectRoot);
     if (DEVICES.test(path)) return;
