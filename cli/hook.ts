@@ -265,8 +265,11 @@ async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeo
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** The slow path lives in its own bundle; only a cache miss pays for loading it. */
-function requireCompiler(): PolicyCompiler {
+/**
+ * The compiler, from dist/compile.cjs beside the bundle that runs: the slow path lives in
+ * its own bundle, and only a cache miss pays for loading it.
+ */
+export function requireCompiler(): PolicyCompiler {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./compile.cjs') as PolicyCompiler;
 }

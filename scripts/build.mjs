@@ -180,6 +180,7 @@ const bundles = {
   'pg-shipper.cjs': 'engine/host/postgres/shipper-main.ts',
   'cache-dirs.cjs': 'engine/host/cache/dirs-entry.ts',
   'ensure.cjs': 'cli/ensure-main.ts',
+  'serve-worker.cjs': 'cli/serve-worker-main.ts',
   'suite-parser.cjs': 'cli/suite-parser-worker.ts',
   ...Object.fromEntries(LAZY_CHUNKS.map((c) => [c.chunk, c.entry])),
 };

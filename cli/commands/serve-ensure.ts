@@ -33,6 +33,8 @@ export async function ensure(port: number, configs: string[], onError: 'open' | 
     configs,
     onError,
     build: ENGINE_VERSION,
+    install: installOf(binPath),
+    node: process.execPath,
     start: (stateDir) => startServer(stateDir, port, binPath, idleSeconds),
   });
   if (outcome.ok) return 0;
@@ -67,10 +69,22 @@ function startServer(stateDir: string, port: number, binPath: string, idleSecond
   }
   const fd = fs.openSync(logFile, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
   try {
-    const child = spawn(process.execPath, [binPath, 'serve', '--sessions', '--port', String(port), '--idle', String(idleSeconds)], { detached: true, stdio: ['ignore', fd, fd], cwd: stateDir, env: process.env });
+    // Without NODE_OPTIONS: what it names (--require, --import) would be loaded into the server, which the hooks then refuse to trust.
+    const { NODE_OPTIONS: _options, ...env } = process.env;
+    const child = spawn(process.execPath, [binPath, 'serve', '--sessions', '--port', String(port), '--idle', String(idleSeconds)], { detached: true, stdio: ['ignore', fd, fd], cwd: stateDir, env });
     child.unref();
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** The hookpolicy package folder of the bin that runs (bin/policy.cjs's parent), as a real path. */
+function installOf(binPath: string): string {
+  const folder = path.dirname(path.dirname(binPath));
+  try {
+    return fs.realpathSync(folder);
+  } catch {
+    return path.resolve(folder);
   }
 }
 

@@ -4,12 +4,11 @@
  * serve-ensure.ts.
  */
 import * as path from 'path';
-import { compileGuarded, compilePolicyFiles, guardsFor } from '../../engine/host/compile-entry';
 import { ENGINE_VERSION } from '../../engine/host/engine-version';
 import { portHolder, stopServer } from '../../engine/host/serve/client';
 import { createSessionServer } from '../../engine/host/serve/session-server';
+import { createSessionWorker } from '../../engine/host/serve/session-worker';
 import { portDir, serveState, serveToken } from '../../engine/host/serve/state';
-import { runHook } from '../hook';
 
 /** Exit code of `--sessions` when the port is taken (the ensuring hook then looks at who took it). */
 const PORT_TAKEN = 3;
@@ -26,8 +25,13 @@ export async function serveSessions(port: number, idleSeconds: number, quiet: bo
     token: serveToken(state.dir),
     build: ENGINE_VERSION,
     sessionsDir: path.join(portDir(state.dir, port), 'sessions'),
-    compiler: () => ({ compilePolicyFiles, compileGuarded, guardsFor }),
-    runHook,
+    // Each session's events are judged in a worker loaded from the install that registered it.
+    answerer: (r, log) => createSessionWorker({
+      script: path.join(r.install, 'dist', 'serve-worker.cjs'),
+      data: { projectRoot: r.projectRoot, configs: r.configs, onError: r.onError, env: r.env },
+      build: ENGINE_VERSION,
+      log,
+    }),
     idleMs: idleSeconds * 1000,
     log,
     onStop: () => stopped(),

@@ -4,7 +4,7 @@
  * naming the process that started it), the server it starts detached, its answers next to
  * what `policy hook` prints for the same events, and who it refuses to trust.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as net from 'net';
@@ -12,6 +12,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { portHolder, request } from '../../engine/host/serve/client';
 import { proofOf } from '../../engine/host/serve/state';
+import { startClaudeStandIn, type ClaudeStandIn } from '../support/claude-stand-in';
 
 const repo = path.join(__dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'policy.cjs');
@@ -40,7 +41,7 @@ let tmp: string;
 let root: string;
 let env: Record<string, string>;
 let port: number;
-const sessions: ChildProcess[] = [];
+const sessions: ClaudeStandIn[] = [];
 const others: Array<{ close: () => void }> = [];
 
 async function freePort(): Promise<number> {
@@ -63,7 +64,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const s of sessions.splice(0)) if (s.exitCode === null && s.signalCode === null) s.kill('SIGKILL');
+  for (const s of sessions.splice(0)) await s.end();
   for (const o of others.splice(0)) o.close();
   try {
     execFileSync(process.execPath, [bin, 'serve', '--stop', '--port', String(port)], { env, encoding: 'utf8' });
@@ -78,41 +79,36 @@ interface Ensured {
   stdout: string;
   stderr: string;
   /** The stand-in for Claude Code: it started the hook and lives on after it, until ended. */
-  session: ChildProcess;
+  session: ClaudeStandIn;
 }
 
 /**
  * Runs the SessionStart hook (or, with a prompt, the UserPromptSubmit one) as Claude Code
- * would, under a shell that stands in for Claude Code ($CLAUDE_PID).
+ * would, as a child of a stand-in for Claude Code ($CLAUDE_PID): a new one, or the
+ * session's own for a prompt.
  */
-function ensure(sessionId: string, args: string[] = ['--on-error', 'closed'], prompt?: string): Promise<Ensured> {
+async function ensure(sessionId: string, args: string[] = ['--on-error', 'closed'], prompt?: string, claude = startClaudeStandIn()): Promise<Ensured> {
+  if (!sessions.includes(claude)) sessions.push(claude);
   const common = { session_id: sessionId, cwd: root, transcript_path: path.join(tmp, 't.jsonl') };
   const event = JSON.stringify(prompt === undefined ? { ...common, hook_event_name: 'SessionStart', source: 'startup' } : { ...common, hook_event_name: 'UserPromptSubmit', prompt });
-  const script = 'CLAUDE_PID=$$ "$0" "$@" 2>"$HOOK_ERR"; echo "ensure-exit=$?"; exec sleep 600';
-  const err = path.join(tmp, `${sessionId}.err`);
-  const child = spawn('sh', ['-c', script, process.execPath, bin, 'serve', '--ensure', '--port', String(port), '--idle', '1', ...args], { env: { ...env, HOOK_ERR: err }, stdio: ['pipe', 'pipe', 'inherit'] });
-  sessions.push(child);
-  child.stdin!.end(event);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /ensure-exit=(\d+)/.exec(out);
-      if (m) resolve({ exit: Number(m[1]), stdout: out.slice(0, m.index), stderr: fs.readFileSync(err, 'utf8'), session: child });
-    });
-    child.on('exit', (code, signal) => {
-      if (!/ensure-exit=/.test(out)) resolve({ exit: code ?? -1, stdout: out, stderr: fs.existsSync(err) ? fs.readFileSync(err, 'utf8') : `killed by ${signal}`, session: child });
-    });
-    child.on('error', reject);
-  });
+  const run = await claude.hook([process.execPath, bin, 'serve', '--ensure', '--port', String(port), '--idle', '1', ...args], event, env);
+  return { ...run, session: claude };
+}
+
+/** How a stand-in ended: its signal, waited for. */
+function endSignal(session: ClaudeStandIn): Promise<NodeJS.Signals | null> {
+  const p = session.process;
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve(p.signalCode);
+  return new Promise((resolve) => p.once('exit', (_code, signal) => resolve(signal)));
 }
 
 function token(): string {
   return fs.readFileSync(path.join(tmp, 'cache', 'serve', 'token'), 'utf8').trim();
 }
 
-async function post(body: unknown): Promise<{ status: number; body: string }> {
-  return request(port, 'POST', '/policy-hook', JSON.stringify(body), 10_000);
+/** POSTs an event as the session's Claude Code does (from its process). */
+async function post(claude: ClaudeStandIn, body: unknown): Promise<{ status: number; body: string }> {
+  return claude.post(port, JSON.stringify(body));
 }
 
 /** What the command runner prints for the same event. */
@@ -142,13 +138,17 @@ it('the first session starts the server; its events get exactly what `policy hoo
     { session_id: 's-1', hook_event_name: 'SubagentStart', cwd: root, agent_id: 'a1', agent_type: 'ba' },
   ];
   for (const e of events) {
-    const answer = await post(e);
+    const answer = await post(first.session, e);
     expect(answer.status).toBe(200);
     expect(answer.body).toBe(commandAnswer(e));
   }
-  expect(JSON.parse((await post(events[0])).body).hookSpecificOutput.permissionDecision).toBe('deny');
-  // Not registered, and in no registered project's folder: 503, which onFailure: block turns into a refusal.
-  expect((await post({ ...write('s-unknown', '.env'), cwd: '/elsewhere' })).status).toBe(503);
+  expect(JSON.parse((await post(first.session, events[0])).body).hookSpecificOutput.permissionDecision).toBe('deny');
+  // The same event from another process of the user (the agent's curl): refused, judged by nothing, recorded nowhere.
+  expect(await request(port, 'POST', '/policy-hook', JSON.stringify(events[0]), 10_000)).toEqual({ status: 403, body: JSON.stringify({ error: 'events are taken only from the Claude Code process of a registered session' }) });
+  // From a process that registered no session: the same.
+  const stranger = startClaudeStandIn();
+  sessions.push(stranger);
+  expect((await post(stranger, { ...write('s-unknown', '.env'), cwd: '/elsewhere' })).status).toBe(403);
 }, 60_000);
 
 it('a second session shares the server; it stops once both have ended', async () => {
@@ -157,18 +157,18 @@ it('a second session shares the server; it stops once both have ended', async ()
   expect([a.exit, b.exit]).toEqual([0, 0]);
   const holder = await portHolder(port, token());
   expect(holder).toMatchObject({ kind: 'ours', sessions: 2 });
-  a.session.kill('SIGKILL');
+  await a.session.end();
   await new Promise((r) => setTimeout(r, 3500));
   expect(await portHolder(port, token())).toMatchObject({ kind: 'ours', pid: (holder as { pid: number }).pid });
-  b.session.kill('SIGKILL');
+  await b.session.end();
   expect(await until(async () => (await portHolder(port, token())).kind === 'none')).toBe(true);
 }, 60_000);
 
 it('an edit of the policy is in the very next answer', async () => {
-  await ensure('s-1');
-  expect(JSON.parse((await post(write('s-1', '.env'))).body).hookSpecificOutput.permissionDecisionReason).toBe('.env holds secrets.');
+  const { session } = await ensure('s-1');
+  expect(JSON.parse((await post(session, write('s-1', '.env'))).body).hookSpecificOutput.permissionDecisionReason).toBe('.env holds secrets.');
   fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), POLICY('never write {{path}}'));
-  expect(JSON.parse((await post(write('s-1', '.env'))).body).hookSpecificOutput.permissionDecisionReason).toBe('never write .env');
+  expect(JSON.parse((await post(session, write('s-1', '.env'))).body).hookSpecificOutput.permissionDecisionReason).toBe('never write .env');
 }, 60_000);
 
 /** A listener on the port that answers everything with an empty 200 (it would let every call through). */
@@ -188,7 +188,7 @@ it('fail-closed: something else on the port ends the session, with the reason on
   await impostor((url) => ({ status: 200, body: url.startsWith('/hookpolicy/hello') ? JSON.stringify({ pid: 1, build: 'any', sessions: 0, proof: '0'.repeat(64) }) : '{}' }));
   const result = await ensure('s-1');
   expect(result.exit).not.toBe(0);
-  expect(result.session.signalCode ?? (await new Promise((r) => result.session.once('exit', (_c, s) => r(s))))).toBe('SIGTERM');
+  expect(await endSignal(result.session)).toBe('SIGTERM');
   expect(result.stderr).toMatch(/^hookpolicy: the policy server on 127\.0\.0\.1:\d+ cannot be used: something else listens on 127\.0\.0\.1:\d+( \(.*\))?: it cannot prove it holds this user's token\. This session is stopped: that listener would answer in the policy's place\.\n$/);
 }, 60_000);
 
@@ -198,7 +198,7 @@ it('a listener that takes the connection and stays silent for the whole wait: tr
   others.push({ close: () => silent.close() });
   const result = await ensure('s-1');
   expect(result.exit).not.toBe(0);
-  expect(result.session.signalCode ?? (await new Promise((r) => result.session.once('exit', (_c, s) => r(s))))).toBe('SIGTERM');
+  expect(await endSignal(result.session)).toBe('SIGTERM');
   expect(result.stderr).toMatch(/what listens on port \d+ does not answer: it took the connection but gave no answer.*This session is stopped/);
 }, 60_000);
 
@@ -206,7 +206,7 @@ it('fail-open too: something else on the port ends the session, an impostor is n
   await impostor(() => ({ status: 404, body: '' }));
   const result = await ensure('s-1', []);
   expect(result.exit).not.toBe(0);
-  expect(result.session.signalCode ?? (await new Promise((r) => result.session.once('exit', (_c, s) => r(s))))).toBe('SIGTERM');
+  expect(await endSignal(result.session)).toBe('SIGTERM');
   expect(result.stderr).toMatch(/^hookpolicy: the policy server on 127\.0\.0\.1:\d+ cannot be used: something else listens .*: it answered the greeting with HTTP 404, not as a policy server\. This session is stopped: that listener would answer in the policy's place\.\n$/);
 }, 60_000);
 
@@ -219,14 +219,14 @@ it('a server stopped mid-session (the agent can pkill it) is started again by th
     process.kill((before as { pid: number }).pid, 'SIGKILL');
     expect(await until(async () => (await portHolder(port, token())).kind === 'none')).toBe(true);
     // While it is down, the http entries' onFailure: block refuses the calls; the prompt's own hook brings it back.
-    const again = await ensure('s-1', args, 'go on');
+    expect((await post(first.session, write('s-1', '.env'))).status).toBe(0);
+    const again = await ensure('s-1', args, 'go on', first.session);
     expect([again.exit, again.stdout, again.stderr]).toEqual([0, '', '']);
     const after = await portHolder(port, token());
     expect(after).toMatchObject({ kind: 'ours', sessions: 1 });
     expect((after as { pid: number }).pid).not.toBe((before as { pid: number }).pid);
-    expect(JSON.parse((await post(write('s-1', '.env'))).body).hookSpecificOutput.permissionDecision).toBe('deny');
-    first.session.kill('SIGKILL');
-    again.session.kill('SIGKILL');
+    expect(JSON.parse((await post(first.session, write('s-1', '.env'))).body).hookSpecificOutput.permissionDecision).toBe('deny');
+    await first.session.end();
     expect(await until(async () => (await portHolder(port, token())).kind === 'none')).toBe(true);
   }
 }, 90_000);
@@ -245,7 +245,7 @@ it('this user\'s server of another build, still serving sessions: refused, but t
   expect(result.exit).toBe(2);
   expect(result.stderr).toContain('port');
   expect(result.stderr).toContain('is held by this user\'s policy server of another hookpolicy build (0.0.1+other, pid 4242) while 2 session(s) use it');
-  expect(result.session.exitCode).toBeNull();
+  expect(result.session.process.exitCode).toBeNull();
 }, 60_000);
 
 it('--stop stops this user\'s server; a SessionStart event without a session id registers nothing', async () => {

@@ -48,6 +48,8 @@ export interface HttpAnswer {
 export interface ProjectAnswerer {
   /** The answer to one event; `env` replaces the answerer's environment for it (a session's own). */
   answer(body: string, env?: Readonly<Record<string, string | undefined>>): Promise<HttpAnswer>;
+  /** The policy the last answer was given with (null: none builds). */
+  policy(): CompiledPolicy | null;
   close(): void;
 }
 
@@ -101,6 +103,7 @@ export function createProjectAnswerer(options: ProjectAnswererOptions): ProjectA
       if (result.response.stderr !== '') log(result.response.stderr.trimEnd());
       return httpAnswer(result.response, result.decision?.event ?? eventNameOf(body));
     },
+    policy: () => (roots().length > 0 ? live.get().result.policy : null),
     close: () => {
       live.close();
       memoryPool.close();
@@ -108,7 +111,11 @@ export function createProjectAnswerer(options: ProjectAnswererOptions): ProjectA
   };
 }
 
-function eventNameOf(body: string): string | null {
+/**
+ * The event name of a request body, or null when it names none.
+ * @example eventNameOf('{"hook_event_name":"Stop"}') // 'Stop'
+ */
+export function eventNameOf(body: string): string | null {
   try {
     const name = (JSON.parse(body) as { hook_event_name?: unknown }).hook_event_name;
     return typeof name === 'string' ? name : null;

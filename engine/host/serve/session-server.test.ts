@@ -2,8 +2,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { HookResponse } from '../../types';
+import { spawn, type ChildProcess } from 'child_process';
 import { portHolder, registerSession, request, stopServer } from './client';
-import type { RunnerInput } from './project-answerer';
+import { createPeerCheck, type PeerCheck } from './peers';
+import { createProjectAnswerer, type RunnerInput } from './project-answerer';
 import type { SessionRegistration } from './registry';
 import { createSessionServer, type SessionServer } from './session-server';
 import { proofOf } from './state';
@@ -22,8 +24,11 @@ const runHook = async (input: RunnerInput) => {
   return { response, decision: null };
 };
 
-async function start(options: { alive?: (r: SessionRegistration) => boolean; idleMs?: number; checkMs?: number } = {}): Promise<void> {
-  server = createSessionServer({ port: 0, token: TOKEN, build: 'b1', sessionsDir: path.join(tmp, 'sessions'), compiler: () => { throw new Error('no compiler in this test'); }, runHook, ...options, onStop: (why) => stopped.push(why) });
+// In process, the project's answerer with the echo runner (the server itself starts a worker from the session's install).
+const answerer = (r: SessionRegistration) => createProjectAnswerer({ projectRoot: r.projectRoot, configs: r.configs, env: r.env, onError: r.onError, compiler: () => { throw new Error('no compiler in this test'); }, runHook });
+
+async function start(options: { alive?: (r: SessionRegistration) => boolean; idleMs?: number; checkMs?: number; peers?: PeerCheck | null } = {}): Promise<void> {
+  server = createSessionServer({ port: 0, token: TOKEN, build: 'b1', sessionsDir: path.join(tmp, 'sessions'), answerer, peers: null, ...options, onStop: (why) => stopped.push(why) });
   port = (await server.listen()).port;
 }
 
@@ -43,7 +48,7 @@ async function until(done: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
-const reg = (session: string, projectRoot: string, env: Record<string, string> = {}): SessionRegistration => ({ session, projectRoot, configs: [], onError: 'closed', pid: process.pid, pidStart: null, env });
+const reg = (session: string, projectRoot: string, env: Record<string, string> = {}, pid = process.pid): SessionRegistration => ({ session, projectRoot, configs: [], onError: 'closed', pid, pidStart: null, env, install: '/i/node_modules/hookpolicy' });
 const event = (session: string, cwd: string) => JSON.stringify({ session_id: session, hook_event_name: 'PreToolUse', cwd, tool_name: 'Write', tool_input: { file_path: `${cwd}/a`, content: '' } });
 const post = (body: string, where = '/policy-hook') => request(port, 'POST', where, body, 5000);
 
@@ -63,20 +68,61 @@ it('answers each registered session with its own project and environment, 503 fo
   expect(await registerSession(port, TOKEN, reg('s-b', b, { MARK: 'B' }))).toEqual({ ok: true });
   expect(await post(event('s-a', a))).toEqual({ status: 200, body: JSON.stringify({ systemMessage: `${a} A --on-error closed` }) });
   expect(await post(event('s-b', `${b}/sub`))).toEqual({ status: 200, body: JSON.stringify({ systemMessage: `${b} B --on-error closed` }) });
-  // Not registered: served by the registered project that holds its folder, else 503.
-  expect(JSON.parse((await post(event('s-x', `${a}/deep`))).body).systemMessage).toBe(`${a} A --on-error closed`);
-  expect((await post(event('s-x', '/elsewhere'))).status).toBe(503);
+  // Not registered: 503, whatever folder it names (which any process could write).
+  expect((await post(event('s-x', `${a}/deep`))).status).toBe(503);
   expect((await post('not json')).status).toBe(503);
-  expect(seen.map((s) => s.env.CLAUDE_PROJECT_DIR)).toEqual([a, b, a]);
+  expect(seen.map((s) => s.env.CLAUDE_PROJECT_DIR)).toEqual([a, b]);
 });
 
-it('takes a registration only with a proof, and never moves a session to another project', async () => {
+const linuxOnly = process.platform === 'linux' ? it : it.skip;
+
+linuxOnly('takes an event only from the Claude Code process of the session it names (/proc), never from another process of the user', async () => {
+  const children: ChildProcess[] = [];
+  try {
+    await start({ peers: createPeerCheck() });
+    const a = path.join(tmp, 'a');
+    const b = path.join(tmp, 'b');
+    // This test process stands in for session s-a's Claude Code; s-b's is another process, which posts nothing.
+    const other = spawn('sleep', ['30']);
+    children.push(other);
+    expect(await registerSession(port, TOKEN, reg('s-a', a, { MARK: 'A' }))).toEqual({ ok: true });
+    expect(await registerSession(port, TOKEN, reg('s-b', b, { MARK: 'B' }, other.pid!))).toEqual({ ok: true });
+    expect(await post(event('s-a', a))).toEqual({ status: 200, body: JSON.stringify({ systemMessage: `${a} A --on-error closed` }) });
+    // Posting as s-b from a process that is not s-b's Claude Code (the agent's curl): refused, never run.
+    expect(await post(event('s-b', b))).toEqual({ status: 403, body: JSON.stringify({ error: 'session s-b belongs to another Claude Code process' }) });
+    // A session id this Claude Code never registered: its own first session answers.
+    expect(JSON.parse((await post(event('s-new', a))).body).systemMessage).toBe(`${a} A --on-error closed`);
+    expect(seen.map((s) => s.env.MARK)).toEqual(['A', 'A']);
+    // A child of this process (as the agent's Bash is a child of Claude Code) holds its own socket: refused.
+    const curl = spawn(process.execPath, ['-e', `
+      const http = require('http');
+      const req = http.request({ host: '127.0.0.1', port: ${port}, path: '/policy-hook', method: 'POST' }, (res) => {
+        let b = ''; res.on('data', (d) => { b += d; }); res.on('end', () => process.stdout.write(res.statusCode + ' ' + b));
+      });
+      req.end(${JSON.stringify(event('s-a', a))});`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(curl);
+    const out = await new Promise<string>((resolve) => {
+      let text = '';
+      curl.stdout!.on('data', (d) => { text += d; });
+      curl.on('exit', () => resolve(text));
+    });
+    expect(out).toBe(`403 ${JSON.stringify({ error: 'events are taken only from the Claude Code process of a registered session' })}`);
+    expect(seen).toHaveLength(2);
+  } finally {
+    for (const c of children) c.kill('SIGKILL');
+  }
+});
+
+it('takes a registration only with a proof, and never moves a session to another project or environment', async () => {
   await start();
   const r = reg('s1', '/p');
   expect((await post(JSON.stringify({ registration: r, proof: proofOf('b'.repeat(64), 'register', JSON.stringify(r)) }), '/hookpolicy/session')).status).toBe(403);
   expect((await post(JSON.stringify({ registration: { ...r, pid: -1 }, proof: 'x' }), '/hookpolicy/session')).status).toBe(400);
   expect(await registerSession(port, TOKEN, r)).toEqual({ ok: true });
-  expect(await registerSession(port, TOKEN, { ...r, projectRoot: '/lax' })).toEqual({ ok: false, status: 409, reason: 'session s1 is registered for /p; a session keeps the project and policy it started with' });
+  expect(await registerSession(port, TOKEN, { ...r, projectRoot: '/lax' })).toEqual({ ok: false, status: 409, reason: 'session s1 is registered for /p; a session keeps the project, policy, install and Claude Code it started with' });
+  // Registered again with its lanes switched off: taken, without the new environment.
+  expect(await registerSession(port, TOKEN, { ...r, env: { MARK: 'off' } })).toEqual({ ok: true });
+  expect(JSON.parse((await post(event('s1', '/p'))).body).systemMessage).toBe('/p - --on-error closed');
   expect((await portHolder(port, TOKEN))).toMatchObject({ kind: 'ours', sessions: 1 });
 });
 

@@ -8,17 +8,25 @@
  *   apart from it;
  * - takes registrations and a stop request only with a proof made with the token;
  * - on Linux, answers only connections from this user's processes (or root's), read from
- *   /proc/net/tcp once per connection;
+ *   /proc/net/tcp once per connection, and takes an event only from the Claude Code
+ *   process of the session it names (the process holding the connection's socket,
+ *   peers.ts): what any other process posts (the confined agent's `curl`) is refused and
+ *   never recorded;
+ * - keeps connections it cannot tie to a session's Claude Code few and short-lived, so a
+ *   flood of half-sent requests cannot take the sockets Claude Code needs;
+ * - judges each session's events in a worker of its own, loaded from the session's own
+ *   install, under a hard deadline (session-worker.ts): its own thread never evaluates,
+ *   waits on a lock or reads a store;
  * - answers 503 for a session nobody registered, which a fail-closed entry
  *   (`onFailure: "block"`) turns into a refusal;
  * - drops sessions whose Claude Code has exited and stops `idleMs` after the last one.
  */
 import type * as http from 'http';
 import type { Socket } from 'net';
-import type { PolicyCompiler } from '../cache';
 import { closeServer, hookServer, listen } from '../server';
-import { isAlive, socketOwner } from './processes';
-import { createProjectAnswerer, type HttpAnswer, type ProjectAnswerer, type RunHook } from './project-answerer';
+import { createPeerCheck, type PeerCheck } from './peers';
+import { isAlive } from './processes';
+import type { HttpAnswer, ProjectAnswerer } from './project-answerer';
 import { createSessionRegistry, isRegistration, type SessionRegistration, type SessionRegistry } from './registry';
 import { proofOf, sameProof } from './state';
 
@@ -29,9 +37,8 @@ export interface SessionServerOptions {
   build: string;
   /** Where registrations are kept for a server started again; null: memory only. */
   sessionsDir: string | null;
-  compiler: () => PolicyCompiler;
-  runHook: RunHook;
-  cacheDirs?: string[];
+  /** What answers a session's events (the server: a worker from the session's install, session-worker.ts). */
+  answerer: (registration: SessionRegistration, log: (line: string) => void) => ProjectAnswerer;
   log?: (line: string) => void;
   /** Stop this long after the last session is gone (default 30 s), or after start when none registers. */
   idleMs?: number;
@@ -39,8 +46,11 @@ export interface SessionServerOptions {
   checkMs?: number;
   /** Whether a session's Claude Code still runs (default: its pid and start time). */
   alive?: (r: SessionRegistration) => boolean;
-  /** Answer only this user's connections where /proc tells the owner (default: true). */
-  checkPeers?: boolean;
+  /**
+   * Who is at the other end of a connection (default: /proc on Linux); null: nobody can
+   * tell, every connection of the port is taken (the platforms without /proc, and tests).
+   */
+  peers?: PeerCheck | null;
   /** Called once the server has stopped by itself or on request. */
   onStop?: (why: string) => void;
 }
@@ -54,8 +64,20 @@ export interface SessionServer {
 /** A stop request older than this is refused (it could be a replay). */
 const STOP_WINDOW_MS = 60_000;
 
+/** Connections not (yet) tied to a session's Claude Code: at most this many at once, the oldest dropped. */
+const MAX_UNTIED = 64;
+
+/** How long such a connection may stay silent. */
+const UNTIED_IDLE_MS = 10_000;
+
+/** What the server knows of a connection: its client socket's inode and, once found, the Claude Code holding it. */
+interface Peer {
+  inode: string;
+  holder: number | null;
+}
+
 /**
- * @example const s = createSessionServer({ port: 8707, token, build: ENGINE_VERSION, sessionsDir, compiler, runHook });
+ * @example const s = createSessionServer({ port: 8707, token, build: ENGINE_VERSION, sessionsDir, answerer });
  *   await s.listen() // { port: 8707 }
  */
 export function createSessionServer(options: SessionServerOptions): SessionServer {
@@ -64,29 +86,29 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
   const answerers = new Map<string, ProjectAnswerer>();
   const alive = options.alive ?? ((r: SessionRegistration) => isAlive(r.pid, r.pidStart));
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+  const peers = options.peers === undefined ? (process.platform === 'linux' && uid !== null ? createPeerCheck() : null) : options.peers;
+  const peerOf = new WeakMap<Socket, Peer>();
+  const untied = new Set<Socket>();
   let server: http.Server | null = null;
   let timer: NodeJS.Timeout | null = null;
   let emptySince: number | null = Date.now();
   let stopping: Promise<void> | null = null;
 
-  const keyOf = (r: SessionRegistration) => JSON.stringify([r.projectRoot, r.configs, r.onError]);
+  // One answerer (a worker) per session: a session whose event runs long delays no other.
   const answererFor = (r: SessionRegistration): ProjectAnswerer => {
-    const key = keyOf(r);
-    let a = answerers.get(key);
+    let a = answerers.get(r.session);
     if (!a) {
-      a = createProjectAnswerer({ projectRoot: r.projectRoot, configs: r.configs, env: r.env, onError: r.onError, compiler: options.compiler, runHook: options.runHook, cacheDirs: options.cacheDirs, log: (line) => log(`${r.projectRoot}: ${line}`) });
-      answerers.set(key, a);
+      a = options.answerer(r, (line) => log(`${r.projectRoot} (session ${r.session}): ${line}`));
+      answerers.set(r.session, a);
     }
     return a;
   };
 
   const tick = () => {
-    for (const id of registry.prune(alive)) log(`session ${id} ended`);
-    const used = new Set(registry.list().map(keyOf));
-    for (const [key, a] of answerers) {
-      if (used.has(key)) continue;
-      a.close();
-      answerers.delete(key);
+    for (const id of registry.prune(alive)) {
+      log(`session ${id} ended`);
+      answerers.get(id)?.close();
+      answerers.delete(id);
     }
     if (registry.list().length > 0) emptySince = null;
     else if (emptySince === null) emptySince = Date.now();
@@ -106,10 +128,17 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
     if (!isRegistration(r)) return { status: 400, body: JSON.stringify({ error: 'not a registration' }) };
     if (!sameProof(message?.proof, proofOf(options.token, 'register', JSON.stringify(r)))) return { status: 403, body: JSON.stringify({ error: 'bad proof' }) };
     if (stopping) return { status: 503, body: JSON.stringify({ error: 'the server is stopping' }) };
-    const added = registry.add(r);
+    const held = registry.get(r.session);
+    const added = registry.add(r, alive);
     if (!added.ok) return { status: 409, body: JSON.stringify({ error: added.reason }) };
+    // Registered again by another Claude Code (a session resumed in a new process): a new worker.
+    if (held && held.pid !== r.pid) {
+      answerers.get(r.session)?.close();
+      answerers.delete(r.session);
+    }
     emptySince = null;
-    log(`session ${r.session} registered for ${r.projectRoot} (Claude Code pid ${r.pid})`);
+    if (!held) log(`session ${r.session} registered for ${r.projectRoot} (Claude Code pid ${r.pid}, install ${r.install})`);
+    if (added.envKept) log(`session ${r.session} registered again with another environment: it keeps the one it started with`);
     return { status: 200, body: JSON.stringify({ ok: true }) };
   };
 
@@ -123,19 +152,61 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
     return { status: 200, body: JSON.stringify({ ok: true }) };
   };
 
-  const event = async (body: string): Promise<HttpAnswer> => {
-    const parsed = parse(body) as { session_id?: unknown; cwd?: unknown } | null;
-    const r = (typeof parsed?.session_id === 'string' ? registry.get(parsed.session_id) : undefined) ?? byFolder(registry, parsed?.cwd);
-    if (!r) return { status: 503, body: JSON.stringify({ error: 'no session of this server; a SessionStart hook registers each session (policy serve --ensure)' }) };
+  /**
+   * The Claude Code (a registered pid) that holds the connection's client socket, or null;
+   * `fresh`: read the processes' sockets again rather than miss one just opened.
+   */
+  const holderOf = (socket: Socket, fresh: boolean): number | null => {
+    const peer = peerOf.get(socket);
+    if (!peer || !peers) return null;
+    if (peer.holder === null) {
+      peer.holder = peers.holder(peer.inode, registry.list().map((r) => r.pid), fresh);
+      if (peer.holder !== null) tie(socket);
+    }
+    return peer.holder;
+  };
+
+  const event = async (req: http.IncomingMessage, body: string): Promise<HttpAnswer> => {
+    const parsed = parse(body) as { session_id?: unknown } | null;
+    const named = typeof parsed?.session_id === 'string' ? registry.get(parsed.session_id) : undefined;
+    if (peers === null) {
+      if (!named) return unknownSession();
+      return answererFor(named).answer(body, named.env);
+    }
+    const holder = holderOf(req.socket, true);
+    if (holder === null) return refuse(req, 'events are taken only from the Claude Code process of a registered session');
+    // A session this Claude Code did not register (none is expected): the first it registered answers.
+    const r = named ?? registry.list().filter((x) => x.pid === holder)[0];
+    if (!r) return unknownSession();
+    if (r.pid !== holder) return refuse(req, `session ${r.session} belongs to another Claude Code process`);
     return answererFor(r).answer(body, r.env);
   };
 
+  /** A connection tied to a session's Claude Code: no limit of its own. */
+  const tie = (socket: Socket) => {
+    if (!untied.delete(socket)) return;
+    socket.setTimeout(0);
+  };
+
   const admit = async (socket: Socket): Promise<boolean> => {
-    if (options.checkPeers === false || uid === null || process.platform !== 'linux') return true;
-    const owner = socketOwner({ address: socket.remoteAddress ?? '', port: socket.remotePort ?? 0 }, { address: socket.localAddress ?? '', port: socket.localPort ?? 0 });
-    if (owner === uid || owner === 0) return true;
-    log(`refused a connection from ${owner === null ? 'an unknown user' : `uid ${owner}`}`);
-    return false;
+    if (peers === null) return true;
+    const peer = peers.identify(socket);
+    if (peer === null || (peer.uid !== uid && peer.uid !== 0)) {
+      log(`refused a connection from ${peer === null ? 'an unknown user' : `uid ${peer.uid}`}`);
+      return false;
+    }
+    peerOf.set(socket, { inode: peer.inode, holder: null });
+    if (holderOf(socket, false) !== null) return true;
+    // Not (yet) a session's Claude Code: `--ensure`, `--stop`, or anything else of this user.
+    untied.add(socket);
+    socket.setTimeout(UNTIED_IDLE_MS, () => socket.destroy());
+    socket.once('close', () => untied.delete(socket));
+    if (untied.size > MAX_UNTIED) {
+      const oldest = untied.values().next().value as Socket;
+      untied.delete(oldest);
+      oldest.destroy();
+    }
+    return true;
   };
 
   const close = (why = 'closed'): Promise<void> => {
@@ -166,9 +237,12 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
           const path = (req.url ?? '/').split('?')[0];
           if (path === '/hookpolicy/session') return register(body);
           if (path === '/hookpolicy/stop') return stop(body);
-          return event(body);
+          return event(req, body);
         },
       });
+      // A request must arrive whole soon after it starts: half-sent requests hold no socket for long.
+      server.headersTimeout = 10_000;
+      server.requestTimeout = 60_000;
       const address = await listen(server, options.port, '127.0.0.1');
       timer = setInterval(tick, options.checkMs ?? 2000);
       return { port: address.port };
@@ -177,15 +251,14 @@ export function createSessionServer(options: SessionServerOptions): SessionServe
   };
 }
 
-/** The registered session whose project holds `cwd` (the longest root), for an event whose session is not registered. */
-function byFolder(registry: SessionRegistry, cwd: unknown): SessionRegistration | undefined {
-  if (typeof cwd !== 'string') return undefined;
-  let best: SessionRegistration | undefined;
-  for (const r of registry.list()) {
-    const root = r.projectRoot.endsWith('/') ? r.projectRoot : `${r.projectRoot}/`;
-    if ((cwd === r.projectRoot || cwd.startsWith(root)) && (!best || r.projectRoot.length > best.projectRoot.length)) best = r;
-  }
-  return best;
+/** A 403 for an event from the wrong process; its connection is closed once answered, so each try costs a new one. */
+function refuse(req: http.IncomingMessage, error: string): HttpAnswer {
+  setImmediate(() => req.socket.end());
+  return { status: 403, body: JSON.stringify({ error }) };
+}
+
+function unknownSession(): HttpAnswer {
+  return { status: 503, body: JSON.stringify({ error: 'no session of this server; a SessionStart hook registers each session (policy serve --ensure)' }) };
 }
 
 function parse(body: string): unknown {
