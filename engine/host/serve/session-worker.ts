@@ -117,13 +117,13 @@ export function createSessionWorker(options: SessionWorkerOptions): ProjectAnswe
     worker.on('message', (m: WorkerReply) => {
       if (m.type === 'log') return log(m.line);
       if (m.type === 'ready') {
+        settle(m);
         if (m.build !== options.build) {
           const why = `the install ${options.script} is of hookpolicy build ${m.build}, this server of ${options.build} (it was replaced during the session: start a new session)`;
           log(why);
           return retire(r, () => diagnostic('internal-error', why));
         }
         clearTimeout(r.startTimer);
-        settle(m);
         r.ready = true;
         for (const p of r.pending.values()) arm(r, p);
         return;
