@@ -48,7 +48,7 @@ export interface HttpAnswer {
 export interface ProjectAnswerer {
   /** The answer to one event; `env` replaces the answerer's environment for it (a session's own). */
   answer(body: string, env?: Readonly<Record<string, string | undefined>>): Promise<HttpAnswer>;
-  /** The policy the last answer was given with (null: none builds). */
+  /** The policy the last answer was given with, or as it builds now before any (null: none builds). */
   policy(): CompiledPolicy | null;
   close(): void;
 }
@@ -92,18 +92,20 @@ export function createProjectAnswerer(options: ProjectAnswererOptions): ProjectA
   const argv = options.onError ? ['--on-error', options.onError] : [];
   // The project's memory index stays open between events (a recall no longer opens and closes SQLite each time).
   const memoryPool = createMemoryIndexPool();
+  let last: { policy: CompiledPolicy | null } | null = null;
 
   return {
     async answer(body, sessionEnv) {
       const files = roots();
       const input: RunnerInput = { argv, stdin: body, env: sessionEnv ? withRoot(sessionEnv) : env, cwd: options.projectRoot, compiler: options.compiler, cacheDirs: options.cacheDirs, memoryPool };
       const policy = files.length > 0 ? live.get().result.policy : null;
+      last = { policy };
       // No policy (none found, or it does not build): the runner's own path renders the failure.
       const result = await options.runHook(policy ? { ...input, policy } : { ...input, argv: [...argv, ...files.flatMap((f) => ['--config', f])] });
       if (result.response.stderr !== '') log(result.response.stderr.trimEnd());
       return httpAnswer(result.response, result.decision?.event ?? eventNameOf(body));
     },
-    policy: () => (roots().length > 0 ? live.get().result.policy : null),
+    policy: () => (last ?? { policy: roots().length > 0 ? live.get().result.policy : null }).policy,
     close: () => {
       live.close();
       memoryPool.close();
