@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answerProblem, conditions } from './bench/conditions.mjs';
 import { daemonFigures } from './bench/daemon.mjs';
+import { sessionServerFigures } from './bench/sessions.mjs';
 import { caBundle, makeEditProject, makeMemoryProject, makeProjects, makeSuites } from './bench/fixtures.mjs';
 import { inProcessRate } from './bench/inprocess.mjs';
 import { issueGoals, otherTables, processTable, targetTable, targets } from './bench/report.mjs';
@@ -31,7 +32,7 @@ function parseArgs(argv) {
     else if (a === '--quick') o.quick = true;
     else if (a === '--skip') for (const s of argv[++i].split(',')) o.skip.add(s.trim());
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: node scripts/bench.mjs [--runs N (default 20)] [--json FILE] [--quick] [--skip process,memory,inprocess,test,daemon]\n');
+      process.stdout.write('usage: node scripts/bench.mjs [--runs N (default 20)] [--json FILE] [--quick] [--skip process,memory,inprocess,test,daemon,sessions]\n');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -142,6 +143,7 @@ async function main() {
       // The memory store too: its recalls are event kinds of their own (issue 15: every kind <= 1 ms).
       for (const p of [...projects, memoryProject]) results.daemon.push({ id: p.key, label: p.name, ...(await daemonFigures(repo, p, env, o.quick ? 500 : 2000)) });
     }
+    if (!o.skip.has('sessions')) results.sessions = await sessionServerFigures(repo, tmp, env, o.quick ? 800 : 2000);
     if (results.process) results.targets = targets(results);
     results.issueGoals = issueGoals(results);
 
@@ -154,7 +156,7 @@ async function main() {
     if (results.memoryMethod) out.push(`peak RSS measured with ${results.memoryMethod}`, '');
     if (results.policyTest && (results.policyTest.exitCode !== 0 || results.policyTest.failedCases > 0)) notes.push(`policy test exited ${results.policyTest.exitCode} with ${results.policyTest.failedCases} failed cases`);
     if (results.targets) out.push(targetTable(results.targets), '');
-    if (results.issueGoals.length > 0) out.push('issue 15 goals (a hook nobody notices; the real client: npm run bench:client)', targetTable(results.issueGoals), '');
+    if (results.issueGoals.length > 0) out.push('goals (issue 15: a hook nobody notices; issue 29: the session server; the real client: npm run bench:client)', targetTable(results.issueGoals), '');
     for (const n of new Set(notes)) out.push(`note: ${n.length > 400 ? `${n.slice(0, 400)}...` : n}`);
     process.stdout.write(`${out.join('\n')}\n`);
     mkdirSync(dirname(o.json), { recursive: true });

@@ -39,6 +39,14 @@ export function otherTables(results) {
     const t = results.policyTest;
     out.push(table([['policy test', 'cases', 'seconds', 'cases/s'], ['generated suites (shipped packs)', t.cases, round(t.seconds, 2), Math.round(t.casesPerSecond)]]));
   }
+  if (results.sessions && !results.sessions.skipped) {
+    const x = results.sessions;
+    const rows = [['session server (8 sessions, as --ensure starts it)', 'p50 ms', 'p90 ms', 'p99 ms', 'decisions/s']];
+    rows.push(['each session calling ~20 ms after its last answer', round(x.latency.median, 3), round(x.latency.p90, 3), round(x.latency.p99, 3), '-']);
+    rows.push(['each calling at once again (saturated)', round(x.saturated.latency.median, 3), round(x.saturated.latency.p90, 3), round(x.saturated.latency.p99, 3), Math.round(x.saturated.perSecond)]);
+    out.push(table(rows));
+    out.push(table([['server CPU per event (threads included)', 'ms', 'wall ms'], ['a logged deny (shipped packs, decision log)', round(x.loggedDeny.cpuMs, 3), round(x.loggedDeny.wallMs, 3)], ['no rule matches', round(x.noMatch.cpuMs, 3), round(x.noMatch.wallMs, 3)]]));
+  }
   if (results.daemon) {
     const rows = [['daemon (policy serve, loopback)', 'p50 ms', 'p99 ms', 'slowest kind', 'its p50 ms', 'seq/s', `${results.daemon[0].inFlight} in flight/s`]];
     for (const d of results.daemon) {
@@ -128,6 +136,12 @@ export function issueGoals(results) {
   for (const d of results.daemon ?? []) {
     const [kind, p50] = slowestKind(d);
     if (Number.isFinite(p50)) checks.push({ what: `daemon p50, every event kind, ${d.label}`, value: `${round(p50, 3)} ms (${kind})`, limit: '<= 1 ms', ok: p50 <= 1 });
+  }
+  const sessions = results.sessions && !results.sessions.skipped ? results.sessions : null;
+  if (sessions) {
+    checks.push({ what: 'session server, 8 sessions at work at once, p50', value: `${round(sessions.latency.median, 3)} ms`, limit: '<= 1 ms', ok: sessions.latency.median <= 1 });
+    checks.push({ what: 'session server, 8 sessions at work at once, p99', value: `${round(sessions.latency.p99, 3)} ms`, limit: '<= 5 ms', ok: sessions.latency.p99 <= 5 });
+    checks.push({ what: 'session server, CPU of a logged deny', value: `${round(sessions.loggedDeny.cpuMs, 3)} ms`, limit: '<= 0.3 ms', ok: sessions.loggedDeny.cpuMs <= 0.3 });
   }
   const big = (results.inProcess ?? []).find((r) => r.id === 'rules1000');
   const write = big?.engine.perKind.write;

@@ -1,10 +1,15 @@
 // The policy server as the default install runs it: `policy serve --ensure` (the SessionStart
 // hook) starts it and registers 8 sessions, this process standing in for their Claude Code
 // ($CLAUDE_PID), since the server takes an event only from the process that registered its
-// session. Figures: per-request latency with the 8 sessions posting at once (each on its own
-// keep-alive connection, as Claude Code keeps one per session), and the server's CPU time per
-// event (its /proc/<pid>/stat, threads included) for a logged deny and for an event no rule
-// matches, each measured over a run of one kind.
+// session. Figures:
+// - latency with the 8 sessions at work at once, each on its own keep-alive connection (as
+//   Claude Code keeps one per session), each making its next call a while after the last
+//   answer (think time drawn around 20 ms: a busy agent's tool calls come tens of ms apart
+//   at the very least);
+// - the same with no pause at all (every session calling as fast as it is answered: what the
+//   server does when saturated, decisions per second);
+// - the server's CPU time per event (its /proc/<pid>/stat, threads included) for a logged
+//   deny and for an event no rule matches, each measured over a run of one kind.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
@@ -76,16 +81,23 @@ export async function sessionServerFigures(repo, tmp, env, requests = 2000) {
   try {
     for (let s = 0; s < SESSIONS; s++) for (let i = 0; i < 50; i++) await post(agents[s], port, bodies[s][i % mix.length]);
     // Every session at once, each waiting for its answer before its next call (as Claude Code does).
-    const latencies = [];
-    const each = Math.ceil(requests / SESSIONS);
-    await Promise.all(ids.map(async (_, s) => {
-      for (let i = 0; i < each; i++) {
-        const t = process.hrtime.bigint();
-        const r = await post(agents[s], port, bodies[s][i % mix.length]);
-        if (r.status !== 200) throw new Error(`the server answered ${r.status}: ${r.body}`);
-        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-      }
-    }));
+    const atOnce = async (thinkMs) => {
+      const latencies = [];
+      const each = Math.ceil(requests / SESSIONS);
+      const start = process.hrtime.bigint();
+      await Promise.all(ids.map(async (_, s) => {
+        for (let i = 0; i < each; i++) {
+          if (thinkMs > 0) await new Promise((r) => setTimeout(r, thinkMs * (0.5 + Math.random())));
+          const t = process.hrtime.bigint();
+          const r = await post(agents[s], port, bodies[s][i % mix.length]);
+          if (r.status !== 200) throw new Error(`the server answered ${r.status}: ${r.body}`);
+          latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+        }
+      }));
+      return { latency: summarize(latencies), perSecond: latencies.length / (Number(process.hrtime.bigint() - start) / 1e9) };
+    };
+    const working = await atOnce(20);
+    const saturated = await atOnce(0);
     // CPU per event of one kind, over a sequential run of it.
     const perEvent = async (kind) => {
       const body = JSON.stringify({ ...kinds[kind], session_id: ids[0] });
@@ -98,7 +110,7 @@ export async function sessionServerFigures(repo, tmp, env, requests = 2000) {
     const deny = await perEvent('deny');
     const none = await perEvent('none');
     const logged = readFileSync(join(dir, '.claude', 'decisions.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"deny"')).length;
-    return { sessions: SESSIONS, latency: summarize(latencies), loggedDeny: deny, noMatch: none, loggedDenies: logged };
+    return { sessions: SESSIONS, latency: working.latency, saturated, loggedDeny: deny, noMatch: none, loggedDenies: logged };
   } finally {
     for (const a of agents) a.destroy();
     try {
