@@ -9,12 +9,12 @@
 // Module.prototype._compile is wrapped so that the bundle (and dist/compile.cjs on a
 // policy cache miss), the chunks beside it (dist/shell.cjs, dist/regex-safety.cjs, dist/memory.cjs) and any dependency
 // it requires lazily from node_modules (jsonata, picomatch, the shell parser), is compiled by
-// vm.Script with `cachedData` read from <cache dir>/v8-<module>-<key>.cache, one file per
-// module: <module> names the file, <key> its size and mtime, the Node version and arch, so
-// the cache is one plain read with no header to parse. A missing, stale or rejected cache
-// costs only time: the module compiles from source and its cache is rewritten
-// (atomically) after the answer is written, and the module's caches for other keys are
-// removed then.
+// vm.Script with `cachedData` read from <package>/.code-cache/v8-<module>-<key>.cache, one file
+// per module: <module> names the file, <key> its identity (device, inode, size, mtime,
+// ctime), the Node version and arch, so the cache is one plain read with no header to
+// parse. A missing, stale or rejected cache costs only time: the module compiles from
+// source and its cache is rewritten (atomically) after the answer is written, and the
+// module's caches for other keys are removed then.
 // A cache holds the functions compiled by the runs that wrote it; any other function is
 // compiled again at every event that reaches it (~0.5-0.8 ms for a deny or a file walk
 // when the cache was written by an event that matched nothing). So the kinds of run
@@ -23,6 +23,14 @@
 // this run compiled too, until it has seen them all (at most 64 kinds). A run that
 // compiled the policy (it loaded dist/compile.cjs) writes no cache for the bundle: the
 // functions of that path would be deserialized at every later event for nothing.
+// V8 checks cached data against the source's length, not its content: the code in a cache
+// runs whatever source it was made from. So a code cache is kept where it is exactly as hard
+// to change as the code it caches: inside the installed package, beside bin/ and dist/, in a
+// folder owned by the module file's owner and writable by nobody else, and stored only by
+// that owner (who could rewrite the file itself). No environment variable moves it, and
+// nothing is read from the user's cache folders or /tmp. A package installed by root for
+// every user has the caches root wrote (one event run as root), or compiles from source at
+// every event (docs/commands/hook.md, docs/reliability.md).
 // HOOKPOLICY_CODE_CACHE=off turns it off; HOOKPOLICY_DEBUG_CODE_CACHE=1 reports
 // hit/miss/rejected/extended per module on stderr.
 
@@ -33,8 +41,8 @@ const path = require('path');
 const Module = module.constructor;
 
 /**
- * A CommonJS file's exports, loaded once by its known path (a bundle, a chunk beside it,
- * dist/cache-dirs.cjs), through Module.prototype._compile (so through the code cache once
+ * A CommonJS file's exports, loaded once by its known path (a bundle, a chunk beside it),
+ * through Module.prototype._compile (so through the code cache once
  * it is installed) but without the module resolver: its stat and realpath calls, and
  * Node's first-use set-up of them, would only cost time (~0.2-0.3 ms an event).
  */
@@ -94,7 +102,7 @@ const CHUNK = /^\.\/[a-z][a-z0-9-]*\.cjs$/;
 
 const runHook = (function runHook(bundle) {
   let hook;
-  const cache = process.env.HOOKPOLICY_CODE_CACHE === 'off' ? null : installCodeCache(bundle, process.env);
+  const cache = process.env.HOOKPOLICY_CODE_CACHE === 'off' ? null : installCodeCache(bundle);
   try {
     hook = cache ? cache.load(bundle) : require(bundle);
   } catch (e) {
@@ -132,23 +140,31 @@ const endIfIdle = (function endIfIdle() {
  * finish stores the caches that missed or met a new kind of run, and restores nothing
  * (the process is about to end).
  */
-const installCodeCache = (function installCodeCache(bundle, env) {
+const installCodeCache = (function installCodeCache(bundle) {
   const vm = require('vm');
-  const dirs = cacheDirs(env);
+  // Looked at once per event (not followed if a link): whose it is, and who else may write it.
+  const folder = fs.lstatSync(CODE_CACHE_DIR, { throwIfNoEntry: false });
+  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
   const compiled = [];
   const original = Module.prototype._compile;
   const dist = path.dirname(bundle);
   Module.prototype._compile = (function compileWithCache(content, filename) {
     if (path.dirname(filename) !== dist && !filename.includes(`${path.sep}node_modules${path.sep}`)) return original.call(this, content, filename);
     let script;
-    const entry = { file: filename, prefix: `v8-${shortHash(filename)}-`, name: '', found: null, status: 'miss', note: '', script: null };
+    const entry = { file: filename, prefix: `v8-${shortHash(filename)}-`, name: '', status: 'miss', note: '', script: null, store: false };
     try {
       const stat = fs.statSync(filename);
-      entry.name = `${entry.prefix}${shortHash(`${stat.size}:${stat.mtimeMs}:${process.version}:${process.arch}`)}`;
-      const cached = readCodeCache(dirs, `${entry.name}.cache`);
-      script = new vm.Script(Module.wrap(content), { filename, cachedData: cached ? cached.data : undefined });
-      entry.status = !cached ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
-      entry.found = cached && cached.dir;
+      // The file's identity, not only its size and mtime: a file rewritten in place, or
+      // replaced by one of the same size and mtime, has another inode or ctime.
+      entry.name = `${entry.prefix}${shortHash(`${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${process.version}:${process.arch}`)}`;
+      const refused = cacheRefusal(folder, stat, uid, filename);
+      // Stored only by the module's owner: a package installed by root for everyone has the
+      // caches root wrote, or none.
+      entry.store = refused === '' && (uid === null || stat.uid === uid);
+      const cached = refused || folder === undefined ? null : readCodeCache(CODE_CACHE_DIR, `${entry.name}.cache`);
+      script = new vm.Script(Module.wrap(content), { filename, cachedData: cached || undefined });
+      entry.status = refused ? 'unused' : !cached ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+      if (refused) entry.note = `, not read nor stored: ${refused}`;
       entry.script = script;
     } catch {
       return original.call(this, content, filename);
@@ -182,18 +198,22 @@ const installCodeCache = (function installCodeCache(bundle, env) {
       if (kind.includes('\n') || kind.includes('\r')) kind = kind.split(/[\r\n]/).join('_');
       const compiledPolicy = compiled.some((entry) => entry.file === path.join(dist, 'compile.cjs'));
       for (const entry of compiled) {
-        if (compiledPolicy && entry.file === bundle) {
+        if (entry.status === 'unused') {
+          // Neither read nor stored (compileWithCache says why).
+        } else if (compiledPolicy && entry.file === bundle) {
           if (entry.status !== 'hit') entry.note = ', not stored: this run compiled the policy';
+        } else if (!entry.store) {
+          if (entry.status !== 'hit') entry.note = ', not stored: only the owner of the file stores its cache';
         } else if (entry.status !== 'hit') {
-          storeCodeCache(dirs, entry, kind ? [kind] : []);
+          storeCodeCache(CODE_CACHE_DIR, entry, kind ? [kind] : []);
         } else if (kind) {
-          const kinds = readKinds(entry.found, entry.name);
+          const kinds = readKinds(CODE_CACHE_DIR, entry.name);
           if (!kinds.includes(kind) && kinds.length < 64) {
             entry.status = 'extended';
-            storeCodeCache(dirs, entry, [...kinds, kind]);
+            storeCodeCache(CODE_CACHE_DIR, entry, [...kinds, kind]);
           }
         }
-        if (debug) process.stderr.write(`hookpolicy: code cache ${entry.status} ${path.basename(entry.file)} (${entry.stored || path.join(entry.found || dirs[0], `${entry.name}.cache`)})${entry.note || ''}\n`);
+        if (debug) process.stderr.write(`hookpolicy: code cache ${entry.status} ${path.basename(entry.file)} (${path.join(CODE_CACHE_DIR, `${entry.name}.cache`)})${entry.note}\n`);
       }
     }),
   };
@@ -232,16 +252,13 @@ function readPlain(file) {
   }
 }
 
-/** The cached data in the first folder that has the file `name`, and that folder; or null. */
-const readCodeCache = (function readCodeCache(dirs, name) {
-  for (const dir of dirs) {
-    try {
-      return { data: readPlain(path.join(dir, name)), dir };
-    } catch {
-      // Not in this folder.
-    }
+/** The cached data in the file `name` of `dir`, or null. */
+const readCodeCache = (function readCodeCache(dir, name) {
+  try {
+    return readPlain(path.join(dir, name));
+  } catch {
+    return null; // Not there (or not a regular file): compiled from source.
   }
-  return null;
 });
 
 /** The kinds of run the cache `name` in `dir` has seen (one per line of its .kinds file). */
@@ -255,42 +272,43 @@ function readKinds(dir, name) {
 
 /**
  * Writes the cached data, then the kinds it has seen, each to a temporary file renamed
- * into the first writable folder; then removes that folder's caches of the same module
- * for other keys (older builds of the file, other Node versions).
+ * into the code-cache folder (made when missing: 0755, files 0644, so that the users of an
+ * installation shared with them read the caches its owner wrote); then removes that
+ * folder's caches of the same module for other keys (older builds, other Node versions).
  */
-function storeCodeCache(dirs, entry, kinds) {
+function storeCodeCache(dir, entry, kinds) {
   let data;
   try {
     data = entry.script.createCachedData();
   } catch {
     return;
   }
-  for (const dir of dirs) {
-    const file = path.join(dir, `${entry.name}.cache`);
+  const file = path.join(dir, `${entry.name}.cache`);
+  try {
     try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (!ownFolder(dir)) continue; // made by someone else meanwhile
-      writeAtomically(file, data);
-      writeAtomically(path.join(dir, `${entry.name}.kinds`), kinds.map((k) => `${k}\n`).join(''));
-      entry.stored = file;
-    } catch {
-      // No cache without its kinds (it would be extended again at every event): try the next folder.
-      try {
-        fs.rmSync(file, { force: true });
-      } catch {
-        // Left as it is: it costs a rewrite per new kind of run, never an answer.
-      }
-      continue;
+      fs.mkdirSync(dir, { mode: 0o755 });
+    } catch (e) {
+      if (!e || e.code !== 'EEXIST') throw e;
     }
-    removeOtherKeys(dir, entry);
+    if (!ownFolder(dir)) return; // made by someone else meanwhile
+    writeAtomically(file, data);
+    writeAtomically(path.join(dir, `${entry.name}.kinds`), kinds.map((k) => `${k}\n`).join(''));
+  } catch {
+    // No cache without its kinds (it would be extended again at every event).
+    try {
+      fs.rmSync(file, { force: true });
+    } catch {
+      // Left as it is: it costs a rewrite per new kind of run, never an answer.
+    }
     return;
   }
+  removeOtherKeys(dir, entry);
 }
 
 function writeAtomically(file, content) {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, content, { mode: 0o600 });
+    fs.writeFileSync(tmp, content, { mode: 0o644 });
     fs.renameSync(tmp, file);
   } catch (e) {
     fs.rmSync(tmp, { force: true });
@@ -312,24 +330,34 @@ function removeOtherKeys(dir, entry) {
   }
 }
 
-const CACHE_DIRS = path.join(__dirname, '..', 'dist', 'cache-dirs.cjs');
+/**
+ * The code caches' folder: inside the installed package, beside bin/ and dist/, so that
+ * whoever can change a cache there can change the bundle itself (self-protection guards
+ * both as the installed package).
+ */
+const CODE_CACHE_DIR = path.join(__dirname, '..', '.code-cache');
 
 /**
- * The cache folders this user alone can write, from the cache room
- * (engine/host/cache/dirs-entry.ts, built to dist/cache-dirs.cjs): the same folders as the
- * compiled-policy cache, found the same way, so bin keeps no copy of that logic.
+ * Why a module's code cache may not be read from the code-cache folder (`folder`, its
+ * lstat, undefined when missing), or '' when it may: the folder must be a folder, not a
+ * link, owned by the owner of the module file and writable by nobody else, so that only
+ * who can rewrite the module can change its cache. A missing folder is made by the
+ * module's owner at its first store.
  */
-const cacheDirs = (function cacheDirs(env) {
-  try {
-    return loadByPath(CACHE_DIRS).codeCacheDirectories(env);
-  } catch {
-    return []; // No folders: no code cache, the runner still answers.
-  }
+const cacheRefusal = (function cacheRefusal(folder, stat, uid, filename) {
+  if (uid === null) return '';
+  if (folder === undefined) return stat.uid === uid ? '' : `${filename} is not this user's, and its owner wrote no code cache`;
+  if (!folder.isDirectory()) return `${CODE_CACHE_DIR} is not a folder`;
+  if (folder.uid !== stat.uid) return `${CODE_CACHE_DIR} is not owned by the owner of ${filename}`;
+  if ((folder.mode & 0o022) !== 0) return `${CODE_CACHE_DIR} can be written by other users`;
+  return '';
 });
 
-/** True when a code-cache folder is this user's alone (checked again right before a write). */
+/** True when the code-cache folder is this user's alone, or not there yet: checked again right before a write. */
 const ownFolder = (function ownFolder(dir) {
-  return loadByPath(CACHE_DIRS).ownFolder(dir);
+  if (typeof process.getuid !== 'function') return true;
+  const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+  return st === undefined || (st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o022) === 0);
 });
 
 /** A short, stable name for one installed bundle (FNV-1a, no crypto needed). */
@@ -351,7 +379,7 @@ const shortHash = (function shortHash(text) {
  */
 const runCli = (function runCli(bundle, command, installed) {
   const server = command === 'serve' && !args.includes('--ensure') && !args.includes('--stop');
-  const cache = installed !== undefined ? installed : process.env.HOOKPOLICY_CODE_CACHE === 'off' || server ? null : installCodeCache(bundle, process.env);
+  const cache = installed !== undefined ? installed : process.env.HOOKPOLICY_CODE_CACHE === 'off' || server ? null : installCodeCache(bundle);
   const cli = cache ? cache.load(bundle) : require(bundle);
   cli.main(process.argv).then((code) => {
     process.exitCode = code;
@@ -365,7 +393,7 @@ const runCli = (function runCli(bundle, command, installed) {
  * writes; any other shape (and a missing bundle) goes to the CLI, with the same cache.
  */
 const runEnsure = (function runEnsure(bundle, cliBundle) {
-  const cache = process.env.HOOKPOLICY_CODE_CACHE === 'off' ? null : installCodeCache(bundle, process.env);
+  const cache = process.env.HOOKPOLICY_CODE_CACHE === 'off' ? null : installCodeCache(bundle);
   let run = null;
   try {
     run = (cache ? cache.load(bundle) : require(bundle)).main(args.slice(1), path.resolve(process.argv[1] || 'policy'));

@@ -34,7 +34,7 @@ export interface SelfProtectionFacts {
   projectRoot: string;
   /** The user's home folder, or null when unknown. */
   home: string | null;
-  /** Every folder the policy and code caches may live in. */
+  /** Every folder the policy caches may live in (the V8 code caches live in the installed package). */
   cacheDirs: string[];
   /** The installed hookpolicy package, as found and as resolved through links. */
   packageRoots: string[];

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { answerProblem, conditions } from './bench/conditions.mjs';
 import { daemonFigures } from './bench/daemon.mjs';
 import { sessionServerFigures } from './bench/sessions.mjs';
-import { caBundle, makeEditProject, makeMemoryProject, makeProjects, makeSuites } from './bench/fixtures.mjs';
+import { caBundle, makeColdProject, makeEditProject, makeMemoryProject, makeProjects, makeSuites } from './bench/fixtures.mjs';
 import { inProcessRate } from './bench/inprocess.mjs';
 import { issueGoals, otherTables, processTable, targetTable, targets } from './bench/report.mjs';
 import { peakRssMiB, rssMethod, timedRun } from './bench/spawn.mjs';
@@ -121,7 +121,9 @@ async function main() {
     results.installedCommands[memoryProject.key] = memoryProject.command;
     const edited = makeEditProject(repo, tmp, env);
     if (edited.note) notes.push(`${edited.name}: ${edited.note}`);
-    const list = conditions(repo, projects, env, ca, tmp, memoryProject, edited);
+    const cold = makeColdProject(repo, tmp, env);
+    if (cold.note) notes.push(`${cold.name}: ${cold.note}`);
+    const list = conditions(repo, projects, env, ca, tmp, memoryProject, edited, cold);
     if (!o.skip.has('process')) {
       results.process = await measureProcesses(list, o.runs, notes);
       const floor = results.process.find((r) => r.id === 'floor').stats;

@@ -178,7 +178,6 @@ const bundles = {
   'otlp-exporter.cjs': 'engine/host/otlp/exporter-main.ts',
   'summarizer.cjs': 'engine/host/summarizer/main.ts',
   'pg-shipper.cjs': 'engine/host/postgres/shipper-main.ts',
-  'cache-dirs.cjs': 'engine/host/cache/dirs-entry.ts',
   'ensure.cjs': 'cli/ensure-main.ts',
   'serve-worker.cjs': 'cli/serve-worker-main.ts',
   'suite-parser.cjs': 'cli/suite-parser-worker.ts',

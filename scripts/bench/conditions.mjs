@@ -1,14 +1,15 @@
 // The timed conditions of the command-mode section, and what each event kind must answer.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
  * Every timed condition: the floor, each project x event x CA setting, the memory project's
  * events, the first event after an edit (in `edited`, a copy of the packs project: fixtures.mjs
- * makeEditProject), and the levers turned off.
+ * makeEditProject), and the levers turned off (the first event ever in `cold`, another copy run
+ * by a copy of the installation: makeColdProject).
  */
-export function conditions(repo, projects, env, ca, tmp, memory, edited) {
+export function conditions(repo, projects, env, ca, tmp, memory, edited, cold) {
   const node = process.execPath;
   const bin = join(repo, 'bin', 'policy.cjs');
   const withCa = { NODE_EXTRA_CA_CERTS: ca };
@@ -43,13 +44,15 @@ export function conditions(repo, projects, env, ca, tmp, memory, edited) {
   const penv = { ...env, CLAUDE_PROJECT_DIR: packs.dir };
   const stdin = JSON.stringify(packs.events.none);
   let fresh = 0;
-  const freshCache = (keepCodeCache) => () => {
+  const freshCache = () => {
     const dir = join(tmp, `fresh-${fresh++}`);
     mkdirSync(dir, { recursive: true });
-    if (keepCodeCache) {
-      for (const f of readdirSync(env.HOOKPOLICY_CACHE_DIR).filter((n) => n.startsWith('v8-'))) copyFileSync(join(env.HOOKPOLICY_CACHE_DIR, f), join(dir, f));
-    }
     return { HOOKPOLICY_CACHE_DIR: dir };
+  };
+  // The first event ever: no policy cache, and the copied installation's code caches removed.
+  const coldStart = () => {
+    rmSync(join(cold.install, '.code-cache'), { recursive: true, force: true });
+    return freshCache();
   };
   // The first event after a policy edit: the file changes before each run (the team's own
   // rule gets another message, as a team edits its policy: its document changes, not only
@@ -77,8 +80,8 @@ export function conditions(repo, projects, env, ca, tmp, memory, edited) {
     { id: 'edit/packs', label: 'shipped packs, first event after a policy edit', command: edited.command, env: eenv, stdin: estdin, kind: 'none', prepare: editPolicy },
     { id: 'edit-lint/packs', label: 'shipped packs, first event after an edit and policy lint', command: edited.command, env: eenv, stdin: estdin, kind: 'none', prepare: editAndLint },
     { id: 'lever/no-code-cache', label: 'lever off: no V8 code cache (packs, no match)', command: packs.command, env: { ...penv, HOOKPOLICY_CODE_CACHE: 'off' }, stdin, kind: 'none' },
-    { id: 'lever/no-policy-cache', label: 'lever off: policy compiled every event (packs)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(true) },
-    { id: 'lever/cold', label: 'lever off: no caches at all (first event ever)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache(false) },
+    { id: 'lever/no-policy-cache', label: 'lever off: policy compiled every event (packs)', command: packs.command, env: penv, stdin, kind: 'none', prepare: freshCache },
+    { id: 'lever/cold', label: 'lever off: no caches at all (first event ever)', command: cold.command, env: { ...env, CLAUDE_PROJECT_DIR: cold.dir }, stdin: JSON.stringify(cold.events.none), kind: 'none', prepare: coldStart },
     { id: 'lever/ca-no-env-u', label: 'lever off: CA set, NODE_EXTRA_CA_CERTS not cleared', command: `${node} ${bin} hook`, env: { ...penv, ...withCa }, stdin, kind: 'none' },
   );
   return list;

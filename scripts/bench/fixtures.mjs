@@ -1,6 +1,6 @@
 // The benchmark's projects, policies, events and suites, made in a temporary folder.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { rootCertificates } from 'node:tls';
@@ -179,6 +179,20 @@ const TOPICS = ['jwt auth middleware', 'user model schema', 'error handling', 'p
 export function makeEditProject(repo, tmp, env) {
   const dir = project(join(tmp, 'packs-edit'), PACKS_POLICY);
   return { name: 'shipped packs (edited)', key: 'packs-edit', dir, events: events(dir, 'rm -rf /'), ...installedCommand(repo, dir, { ...env, CLAUDE_PROJECT_DIR: dir }) };
+}
+
+/**
+ * The packs project again, run by a copy of the installation (bin, dist, the packs; its
+ * node_modules linked): the V8 code caches live in the installation (<package>/.code-cache),
+ * so the first event ever is timed by emptying the copy's folder, not the one every other
+ * condition's runner uses.
+ */
+export function makeColdProject(repo, tmp, env) {
+  const install = join(tmp, 'cold-install');
+  for (const part of ['bin', 'dist', 'policies', 'package.json']) cpSync(join(repo, part), join(install, part), { recursive: true });
+  symlinkSync(join(repo, 'node_modules'), join(install, 'node_modules'));
+  const dir = project(join(tmp, 'packs-cold'), PACKS_POLICY);
+  return { name: 'shipped packs (cold)', key: 'packs-cold', dir, install, events: events(dir, 'rm -rf /'), ...installedCommand(install, dir, { ...env, CLAUDE_PROJECT_DIR: dir }) };
 }
 
 /**

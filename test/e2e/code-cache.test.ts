@@ -1,18 +1,22 @@
 /**
  * bin/policy.cjs's V8 code cache, and the command `policy init` installs: run as Claude
- * Code runs them, in temp projects with their own cache folder.
+ * Code runs them, in temp projects with their own cache folder, by a copy of the
+ * installation with its own code caches (`.code-cache` beside its dist/).
  */
 import { execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { copyInstall } from '../support/install';
 
 const repo = path.join(__dirname, '..', '..');
-const bin = path.join(repo, 'bin', 'policy.cjs');
 
 let tmp: string;
 let root: string;
 let cacheDir: string;
+let install: string;
+let bin: string;
+let codeCacheDir: string;
 
 beforeAll(() => {
   const bundles = ['hook.cjs', 'compile.cjs', 'cli.cjs'];
@@ -27,8 +31,14 @@ beforeEach(() => {
   cacheDir = path.join(tmp, 'cache');
   fs.mkdirSync(path.join(root, '.claude'), { recursive: true });
   fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), POLICY);
+  install = copyInstall();
+  bin = path.join(install, 'bin', 'policy.cjs');
+  codeCacheDir = path.join(install, '.code-cache');
 });
-afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+afterEach(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.rmSync(install, { recursive: true, force: true });
+});
 
 const POLICY = `version: 1
 rules:
@@ -57,7 +67,7 @@ function run(extra: Record<string, string | undefined> = {}) {
   return { stdout: r.stdout, code: r.status, bundle: statusOf('hook.cjs'), stderr: r.stderr };
 }
 
-const codeCacheFiles = () => fs.readdirSync(cacheDir).filter((f) => /^v8-[0-9a-f]{8}-[0-9a-f]{8}\.cache$/.test(f));
+const codeCacheFiles = () => fs.readdirSync(codeCacheDir).filter((f) => /^v8-[0-9a-f]{8}-[0-9a-f]{8}\.cache$/.test(f));
 /** The bundle's cache file, from a run's debug line. */
 const bundleCacheOf = (stderr: string) => /code cache \w+ hook\.cjs \((.*?)\)/.exec(stderr)?.[1] ?? '';
 
@@ -119,7 +129,7 @@ describe('the V8 code cache', () => {
     run();
     run();
     // Same name (so the same key), garbage data: V8 must reject it.
-    for (const f of codeCacheFiles()) fs.writeFileSync(path.join(cacheDir, f), Buffer.alloc(4096, 0x5a));
+    for (const f of codeCacheFiles()) fs.writeFileSync(path.join(codeCacheDir, f), Buffer.alloc(4096, 0x5a));
     const corrupt = run();
     expect([corrupt.stdout, corrupt.code, corrupt.bundle]).toEqual([DENY, 0, 'rejected']);
     expect(run().bundle).toBe('hit');
@@ -141,7 +151,7 @@ describe('the V8 code cache', () => {
     expect(run().bundle).toBe('hit');
   });
 
-  it('a cache whose kinds cannot be written is not left behind: the next folder gets both, and the answer is the same', () => {
+  it('a cache whose kinds cannot be written is not left behind (it would be written again at every event), and the answer is the same', () => {
     run();
     const first = run();
     const cache = bundleCacheOf(first.stderr);
@@ -152,17 +162,77 @@ describe('the V8 code cache', () => {
     const blocked = run();
     expect([blocked.stdout, blocked.code, blocked.bundle]).toEqual([DENY, 0, 'miss']);
     expect(fs.existsSync(cache)).toBe(false);
-    const stored = bundleCacheOf(blocked.stderr);
-    expect(path.dirname(stored)).not.toBe(cacheDir);
-    expect(fs.existsSync(stored) && fs.existsSync(stored.replace(/\.cache$/, '.kinds'))).toBe(true);
+    fs.rmdirSync(kinds);
+    expect(run().bundle).toBe('miss');
     const next = run();
     expect([next.stdout, next.code, next.bundle]).toEqual([DENY, 0, 'hit']);
+  });
+
+  it('the environment does not move the code caches: they stay in the installation whatever $HOOKPOLICY_CACHE_DIR, $XDG_CACHE_HOME or $TMPDIR say', () => {
+    run();
+    const first = run();
+    expect(path.dirname(bundleCacheOf(first.stderr))).toBe(codeCacheDir);
+    const elsewhere = run({ HOOKPOLICY_CACHE_DIR: undefined, XDG_CACHE_HOME: path.join(tmp, 'xdg'), TMPDIR: path.join(tmp, 'other') });
+    expect([elsewhere.stdout, elsewhere.bundle, path.dirname(bundleCacheOf(elsewhere.stderr))]).toEqual([DENY, 'hit', codeCacheDir]);
+    expect(fs.existsSync(path.join(tmp, 'xdg', 'hookpolicy')) ? fs.readdirSync(path.join(tmp, 'xdg', 'hookpolicy')).filter((f) => f.startsWith('v8-')) : []).toEqual([]);
   });
 
   it('HOOKPOLICY_CODE_CACHE=off loads the bundle plainly and writes no code cache', () => {
     const plain = run({ HOOKPOLICY_CODE_CACHE: 'off' });
     expect([plain.stdout, plain.code, plain.bundle]).toEqual([DENY, 0, null]);
-    expect(fs.existsSync(cacheDir) ? codeCacheFiles() : []).toEqual([]);
+    expect(fs.existsSync(codeCacheDir) ? codeCacheFiles() : []).toEqual([]);
+  });
+});
+
+describe('docs/commands/hook.md, The V8 code cache', () => {
+  it('a project install keeps them in node_modules/hookpolicy/.code-cache, as the example shows', () => {
+    const doc = fs.readFileSync(path.join(repo, 'docs', 'commands', 'hook.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## The V8 code cache'), doc.indexOf('## Exit codes'));
+    const example = /```console\n\$ HOOKPOLICY_DEBUG_CODE_CACHE=1 npx policy hook < event\.json\n(.*)\n```/.exec(section)?.[1] ?? '';
+    expect(example).toMatch(/^hookpolicy: code cache hit hook\.cjs \(\/home\/me\/app\/node_modules/);
+    // Installed as npm installs it: a real folder in the project's node_modules.
+    fs.mkdirSync(path.join(root, 'node_modules'));
+    const installed = copyInstall(path.join(root, 'node_modules', 'hookpolicy'));
+    const installedBin = path.join(installed, 'bin', 'policy.cjs');
+    const hook = () => spawnSync(process.execPath, [installedBin, 'hook'], { input: event(), env: env({ HOOKPOLICY_DEBUG_CODE_CACHE: '1' }), encoding: 'utf8' });
+    hook();
+    hook();
+    const r = hook();
+    const line = r.stderr.split('\n').find((l) => / hook\.cjs /.test(l)) ?? '';
+    const shape = (text: string) => text.replace(/[0-9a-f]{8}-[0-9a-f]{8}/g, 'HASH');
+    expect([r.stdout, shape(line)]).toEqual([DENY, shape(example.replace('/home/me/app', root))]);
+  });
+});
+
+describe('a package installed by root for every user', () => {
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  (asRoot ? it : it.skip)('after one event run as root (docs/commands/hook.md), another user\'s events read its code caches and store none', () => {
+    const doc = fs.readFileSync(path.join(repo, 'docs', 'commands', 'hook.md'), 'utf8');
+    const warm = /\(`(echo '\{"hook_event_name":"Stop"\}' \| sudo node <package>\/bin\/policy\.cjs hook)`/.exec(doc)?.[1] ?? '';
+    expect(warm).not.toBe('');
+    fs.chmodSync(install, 0o755);
+    fs.chmodSync(tmp, 0o755);
+    const user = 65534;
+    const userCache = path.join(tmp, 'user-cache');
+    fs.mkdirSync(userCache);
+    fs.chownSync(userCache, user, user);
+    const rootHome = path.join(tmp, 'root-home');
+    fs.mkdirSync(rootHome);
+    const warmed = spawnSync('sh', ['-c', warm.replace('sudo ', '').replace('<package>', install)], { cwd: rootHome, env: env({ HOME: rootHome, HOOKPOLICY_CACHE_DIR: path.join(rootHome, 'cache'), CLAUDE_PROJECT_DIR: rootHome }), encoding: 'utf8' });
+    expect(warmed.status).toBe(0);
+    const stored = codeCacheFiles();
+    expect(stored.length).toBeGreaterThan(0);
+    const asUser = () => {
+      const r = spawnSync(process.execPath, [bin, 'hook'], { input: event(), uid: user, gid: user, env: env({ HOOKPOLICY_DEBUG_CODE_CACHE: '1', HOOKPOLICY_CACHE_DIR: userCache, HOME: userCache }), encoding: 'utf8' });
+      return { stdout: r.stdout, hook: /code cache (\w+) hook\.cjs .*/.exec(r.stderr)?.[0] ?? r.stderr };
+    };
+    asUser(); // compiles the policy
+    const second = asUser();
+    expect([second.stdout, second.hook]).toEqual([DENY, expect.stringMatching(/^code cache hit hook\.cjs /)]);
+    const third = asUser();
+    expect(third.stdout).toBe(DENY);
+    expect(codeCacheFiles()).toEqual(stored);
+    expect(fs.readdirSync(codeCacheDir).map((f) => fs.statSync(path.join(codeCacheDir, f)).uid).filter((u) => u !== 0)).toEqual([]);
   });
 });
 
@@ -180,7 +250,6 @@ describe('the V8 code cache of the other commands (dist/cli.cjs)', () => {
   });
 
   it('the policy server neither reads nor writes one (it starts once, and stores nothing as it stops)', async () => {
-    fs.mkdirSync(cacheDir, { recursive: true });
     const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--project-dir', root], { env: env({ HOOKPOLICY_DEBUG_CODE_CACHE: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     server.stderr!.on('data', (d) => { stderr += d; });
@@ -188,7 +257,7 @@ describe('the V8 code cache of the other commands (dist/cli.cjs)', () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     expect(stderr).not.toMatch(/code cache/);
-    expect(codeCacheFiles()).toEqual([]);
+    expect(fs.existsSync(codeCacheDir) ? codeCacheFiles() : []).toEqual([]);
   });
 });
 

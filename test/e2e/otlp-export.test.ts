@@ -44,7 +44,7 @@ let receiver: OtlpReceiver | undefined;
 
 beforeAll(() => {
   // The exporter bundle is new: build when it (or the runner) is missing.
-  if (!['hook.cjs', 'otlp-exporter.cjs', 'cache-dirs.cjs', 'compile.cjs'].every((b) => fs.existsSync(path.join(REPO_ROOT, 'dist', b)))) {
+  if (!['hook.cjs', 'otlp-exporter.cjs', 'compile.cjs'].every((b) => fs.existsSync(path.join(REPO_ROOT, 'dist', b)))) {
     execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit', env: { ...process.env, HOOKPOLICY_SKIP_TYPECHECK: '1' } });
   }
 }, 120_000);

@@ -6,18 +6,16 @@
  * the hook, in temp projects.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { makeProject, REPO_ROOT, type TempProject } from '../support/run-hook';
+import { copyInstall } from '../support/install';
+import { makeProject, type TempProject } from '../support/run-hook';
 
 const rmRoot = { hook_event_name: 'PreToolUse', session_id: 's1', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
 const reasonOf = (json: unknown) => (json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
 
 /** A copy of this installation (node_modules linked) whose packs-parsed.json gives guard-no-rm-root another message. */
 function installWithMarkedParse(): string {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-install-')));
-  for (const part of ['bin', 'dist', 'policies', 'package.json']) fs.cpSync(path.join(REPO_ROOT, part), path.join(root, part), { recursive: true });
-  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  const root = copyInstall();
   const file = path.join(root, 'dist', 'packs-parsed.json');
   const parses = JSON.parse(fs.readFileSync(file, 'utf8')) as { files: Record<string, { doc: { rules?: Array<{ id: string; deny?: string }> } }> };
   let marked = 0;

@@ -13,7 +13,7 @@ const DIST = path.join(REPO_ROOT, 'dist');
 
 /** Builds dist/ (without the type-check) when a bundle the runner needs is missing. */
 export function ensureBuilt(): void {
-  const bundles = ['hook.cjs', 'compile.cjs', 'cli.cjs', 'webhook-sender.cjs', 'cache-dirs.cjs'];
+  const bundles = ['hook.cjs', 'compile.cjs', 'cli.cjs', 'webhook-sender.cjs'];
   if (bundles.every((b) => fs.existsSync(path.join(DIST, b)))) return;
   execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs')], {
     stdio: 'inherit',
