@@ -10,7 +10,7 @@ import { protocolFor } from '../engine/protocol';
 import { renderFailure, renderResponse } from '../engine/render';
 import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent, HookResponse } from '../engine/types';
 import { recordDecision } from '../engine/host/decision-log';
-import { discoverPolicyFiles } from '../engine/host/discover';
+import { choosePolicyFiles, settlePolicyChoice } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
 import { guardsKey, selfProtectionFacts } from '../engine/host/self-protection-facts';
@@ -124,7 +124,9 @@ async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<
     seen.policy = input.policy;
     return runWithPolicy(input, args, event, projectRoot, input.policy);
   }
-  const roots = discoverPolicyFiles({ configs: args.configs, env: input.env, projectRoot });
+  const choice = choosePolicyFiles({ configs: args.configs, env: input.env, projectRoot });
+  // The team's policy, until it says $POLICY_CONFIG may replace it (settlePolicyChoice below).
+  const roots = choice.roots;
   seen.roots = roots;
   const fallbackOnError = (): OnError => args.onError ?? (roots.length > 0 ? lastArtefact(roots, input.env)?.policy.settings.onError : undefined) ?? 'open';
 
@@ -142,14 +144,19 @@ async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<
   const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
   // An artefact compiled for other self-protection facts (elsewhere, or by another installation) is not used.
   const guards = input.compiler ? input.compiler().guardsFor?.(input.env) : guardsKey(selfProtectionFacts(input.env));
-  const loaded = loadPolicyForEvent({ roots, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs, guards }, event.hook_event_name, tool, event);
+  const load = (files: string[]) => loadPolicyForEvent({ roots: files, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs, guards }, event.hook_event_name, tool, event);
+  // $POLICY_CONFIG replaces the team's policy only where its top file allows it; else it is ignored, and said so.
+  const settled = settlePolicyChoice(choice, projectRoot, load, (team) => team.policy?.settings.policyConfig === 'allow');
+  seen.roots = settled.roots;
+  const loaded = settled.loaded;
+  const warnings = settled.notice ? [settled.notice, ...loaded.warnings] : loaded.warnings;
   if (!loaded.policy) {
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
     const onError = args.onError ?? loaded.declaredOnError ?? loaded.lastOnError ?? 'open';
-    return failed(event.hook_event_name, errors.length > 0 ? errors : loaded.diagnostics, onError, loaded.warnings);
+    return failed(event.hook_event_name, errors.length > 0 ? errors : loaded.diagnostics, onError, warnings);
   }
   seen.policy = loaded.policy;
-  return decide(input, event, projectRoot, loaded.policy, args.onError ?? loaded.policy.settings.onError, loaded.warnings);
+  return decide(input, event, projectRoot, loaded.policy, args.onError ?? loaded.policy.settings.onError, warnings);
 }
 
 /** runParsed for an injected policy: no discovery, no cache; its on_error applies. */

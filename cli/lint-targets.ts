@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { discoverPolicyFiles, findPolicyProject } from '../engine/host/discover';
+import { choosePolicyFiles, findPolicyProject } from '../engine/host/discover';
 import type { PolicyReader } from '../engine/load';
 import { walkGlob } from '../engine/host/walk-glob';
 
@@ -33,6 +33,12 @@ export interface LintTargets {
   searched: boolean;
   /** Usage problems: a folder without a policy file, a glob that matches nothing. */
   problems: string[];
+  /**
+   * $POLICY_CONFIG's files when no file is named and they wait on the project's policy (the
+   * only entry of `policies`): linted instead where its top file allows them, as the runner
+   * loads them (settlePolicyChoice). Empty otherwise.
+   */
+  requested: string[];
 }
 
 /**
@@ -47,8 +53,8 @@ export function resolveLintTargets(args: readonly string[], options: LintTargetO
   const projectRoot = found ?? posix(path.resolve(cwd, named ?? '.'));
   const searched = named === undefined && args.length === 0;
   if (args.length === 0) {
-    const roots = discoverPolicyFiles({ configs: [], env, projectRoot });
-    return { policies: roots.length > 0 ? [roots] : [], projectRoot, searched, problems: [] };
+    const { roots, requested } = choosePolicyFiles({ configs: [], env, projectRoot });
+    return { policies: roots.length > 0 ? [roots] : [], projectRoot, searched, problems: [], requested };
   }
   const policies: string[][] = [];
   const problems: string[] = [];
@@ -77,7 +83,7 @@ export function resolveLintTargets(args: readonly string[], options: LintTargetO
       add(posix(abs));
     }
   }
-  return { policies, projectRoot, searched, problems };
+  return { policies, projectRoot, searched, problems, requested: [] };
 }
 
 /**

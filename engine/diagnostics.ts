@@ -70,6 +70,7 @@ export const DIAGNOSTIC_CODES = {
   'deadline-exceeded': { severity: 'error', title: 'Evaluating the event took longer than deadline_ms' },
   'regex-unsafe': { severity: 'error', title: 'A policy regular expression can backtrack catastrophically; at run time, one that ran past its watchdog' },
   'outcome-unsupported': { severity: 'warning', title: 'A rule fired with an outcome its event cannot produce' },
+  'policy-config-ignored': { severity: 'warning', title: '$POLICY_CONFIG names other policy files, and the team\'s policy does not let it replace it: the team\'s policy decides' },
   'cache-error': { severity: 'warning', title: 'The compiled-policy cache could not be read or written' },
   'log-error': { severity: 'warning', title: 'The decision log could not be written' },
   'log-lock': { severity: 'warning', title: 'A record was appended to the decision log without its lock (held too long by another process), so the hash chain may fork' },

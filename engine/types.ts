@@ -258,6 +258,8 @@ export interface CompiledSettings {
   deadlineMs: number;
   /** The top file's self_protection openings (optional so older artefacts stay valid). */
   selfProtection?: { except: string[]; mainSession: string[] };
+  /** The top file's `policy_config: allow`: $POLICY_CONFIG may replace this policy (absent: it may not). */
+  policyConfig?: 'allow';
   /** `known_commands`: commands trusted to write nothing unseen, each as its first words (absent when none). */
   knownCommands?: string[][];
   /** `oversized`: what a deny/ask/block rule answers when the event is too large to check in time (absent: ask). */

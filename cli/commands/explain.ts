@@ -16,7 +16,7 @@ import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent } from '../
 import { shouldRecord } from '../../engine/evaluate/log-categories';
 import { otlpTarget } from '../../engine/host/otlp/enqueue';
 import { compileGuarded } from '../../engine/host/compile-entry';
-import { discoverPolicyFiles } from '../../engine/host/discover';
+import { choosePolicyFiles, settlePolicyChoice } from '../../engine/host/discover';
 import { createFileFacts } from '../../engine/host/file-facts';
 import { projectMemoryFacts, projectStore } from '../../engine/host/memory';
 import { parsePolicyText } from '../../engine/load';
@@ -38,17 +38,20 @@ export interface LoadedForCommand {
 }
 
 /**
- * The policy the runner would load for a project: --config files, else $POLICY_CONFIG,
- * else .claude/policies.yaml or policies.yaml; compiled fresh (no cache).
+ * The policy the runner would load for a project: --config files, else the team's policy
+ * (.claude/policies.yaml or policies.yaml), $POLICY_CONFIG's files in its place where its top
+ * file allows them (else a policy-config-ignored warning), else $POLICY_CONFIG's; compiled
+ * fresh (no cache).
  */
 export function loadPolicyForCommand(configs: string[], projectRoot: string, env: NodeJS.ProcessEnv): LoadedForCommand {
-  const roots = discoverPolicyFiles({ configs, env, projectRoot });
-  if (roots.length === 0) {
+  const choice = choosePolicyFiles({ configs, env, projectRoot });
+  if (choice.roots.length === 0) {
     const d = diagnostic('no-policy', `no policy file: looked for .claude/policies.yaml and policies.yaml in ${projectRoot}`, undefined, 'pass --config FILE');
-    return { policy: null, roots, diagnostics: [d] };
+    return { policy: null, roots: [], diagnostics: [d] };
   }
-  const { policy, diagnostics } = compileGuarded(roots, env, projectRoot);
-  return { policy, roots, diagnostics };
+  const compile = (roots: string[]) => compileGuarded(roots, env, projectRoot);
+  const { roots, loaded, notice } = settlePolicyChoice(choice, projectRoot, compile, (team) => team.policy?.settings.policyConfig === 'allow');
+  return { policy: loaded.policy, roots, diagnostics: notice ? [notice, ...loaded.diagnostics] : loaded.diagnostics };
 }
 
 /** Writes diagnostics to stderr (file:line:col first) and stops with exit code 2 when any is an error. */

@@ -10,7 +10,7 @@ export function register(program: Command): void {
   program
     .command('hook')
     .description('answer one Claude Code hook event (JSON on stdin) from the policy')
-    .option('-c, --config <file>', 'policy file, relative to the project root (repeatable; default: $POLICY_CONFIG, .claude/policies.yaml, policies.yaml)', collect)
+    .option('-c, --config <file>', 'policy file, relative to the project root (repeatable; default: .claude/policies.yaml, policies.yaml, else $POLICY_CONFIG)', collect)
     .option('--on-error <mode>', 'when the event cannot be checked: open (say nothing) or closed (deny or block); default: the policy\'s on_error')
     .allowUnknownOption()
     .allowExcessArguments()

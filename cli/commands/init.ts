@@ -159,7 +159,7 @@ function runInit(options: InitOptions): void {
     writeMemSearchCommand(policy, projectRoot, out);
   }
   // The runner's cache, as this user's sessions of the project will read it (managed settings serve other users).
-  if (!pluginRoot && scope !== 'managed') prepareRunnerCacheFor(discoverPolicyFiles({ configs, env: process.env, projectRoot }), projectRoot);
+  if (!pluginRoot && scope !== 'managed') prepareRunnerCacheFor(loaded.roots, projectRoot);
 }
 
 /**

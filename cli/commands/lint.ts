@@ -9,6 +9,7 @@ import { CommanderError, type Command } from 'commander';
 import { lintSources, mergeClaudeSettings, parseClaudeSettings, sortDiagnostics } from '../../engine/lint';
 import type { ClaudeSettings } from '../../engine/lint';
 import type { SettingsSource } from '../../engine/lint/context';
+import { settlePolicyChoice } from '../../engine/host/discover';
 import { PACKAGE_VERSION } from '../../engine/host/engine-version';
 import { createFsReader, defaultPackDir } from '../../engine/host/fs-reader';
 import { readShippedParses } from '../../engine/host/shipped-parses';
@@ -86,7 +87,10 @@ export function runLint(files: string[], options: LintCommandOptions, io: LintIO
     projectRoot: posix(projectRoot),
     exists: (file: string) => fs.existsSync(file),
   };
-  const results = policies.map((roots) => lintSources(roots, reader, lintOptions).diagnostics);
+  // The project's policy, or $POLICY_CONFIG's files where its top file allows them (as the runner loads them).
+  const lintOne = (roots: string[]) => lintSources(roots, reader, lintOptions);
+  const settled = policies.map((roots) => settlePolicyChoice({ roots, requested: targets.requested }, posix(projectRoot), lintOne, (team) => team.policy?.settings.policyConfig === 'allow'));
+  const results = settled.map((s) => (s.notice ? [s.notice, ...s.loaded.diagnostics] : s.loaded.diagnostics));
   const diagnostics: Diagnostic[] = [...settings.diagnostics, ...mergeDiagnostics(results)];
   const shown = options.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
   const toFile = options.outputFile !== undefined;
@@ -100,7 +104,7 @@ export function runLint(files: string[], options: LintCommandOptions, io: LintIO
 
   const { errors, warnings } = countSeverities(diagnostics);
   if (errors > 0) return 1;
-  if (files.length === 0) io.prepareRunnerCache?.(policies[0], posix(projectRoot));
+  if (files.length === 0) io.prepareRunnerCache?.(settled[0].roots, posix(projectRoot));
   if (maxWarnings >= 0 && warnings > maxWarnings) {
     io.stderr(`policy lint: too many warnings (${warnings}; maximum: ${maxWarnings})\n`);
     return 1;

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
 import { diagnostic, hasErrors } from '../../engine/diagnostics';
 import { compileGuarded, type CompileResult } from '../../engine/host/compile-entry';
-import { discoverPolicyFiles } from '../../engine/host/discover';
+import { choosePolicyFiles, settlePolicyChoice } from '../../engine/host/discover';
 import { createCoverage, summarizeCoverage } from '../../engine/testing/coverage';
 import { runSuite, type SuiteHost } from '../../engine/testing/run-suite';
 import type { SuiteResult, TestRunResult, TestSuite } from '../../engine/testing/types';
@@ -84,21 +84,27 @@ async function runSuiteFile(file: string, read: SuiteRead, options: TestCommandO
   if ('readError' in read) return failed([diagnostic('test-file-not-found', `cannot read the suite: ${read.readError}`, { file })]);
   const parsed = read.parsed;
   if (!parsed.suite) return failed(parsed.diagnostics);
-  const roots = policyRoots(parsed.suite, options);
-  if (roots.length === 0) {
+  // The suite's `policy:`, else the project's, or $POLICY_CONFIG's where its top file allows them (as the runner loads them).
+  const choice = parsed.suite.policies.length > 0 ? { roots: parsed.suite.policies, requested: [] } : choosePolicyFiles({ configs: [], env: options.env, projectRoot: posixCwd(options) });
+  if (choice.roots.length === 0) {
     return failed([diagnostic('no-policy', 'the suite names no `policy:` and the project has no .claude/policies.yaml or policies.yaml', { file })]);
   }
-  const key = roots.join('\0');
-  const built = policies.get(key) ?? compileGuarded(roots, process.env);
-  policies.set(key, built);
-  if (!built.policy || hasErrors(built.diagnostics)) return failed([...parsed.diagnostics, ...built.diagnostics]);
+  const compiled = (roots: string[]): CompileResult => {
+    const key = roots.join('\0');
+    const built = policies.get(key) ?? compileGuarded(roots, process.env);
+    policies.set(key, built);
+    return built;
+  };
+  const settled = settlePolicyChoice(choice, posixCwd(options), compiled, (team) => team.policy?.settings.policyConfig === 'allow');
+  const built = settled.loaded;
+  const notices = settled.notice ? [settled.notice] : [];
+  if (!built.policy || hasErrors(built.diagnostics)) return failed([...parsed.diagnostics, ...notices, ...built.diagnostics]);
   const result = await runSuite(parsed.suite, built.policy, suiteHost(workspace, withoutLog(built.policy)), tally);
-  return { ...result, diagnostics: [...parsed.diagnostics, ...built.diagnostics] };
+  return { ...result, diagnostics: [...parsed.diagnostics, ...notices, ...built.diagnostics] };
 }
 
-function policyRoots(suite: TestSuite, options: TestCommandOptions): string[] {
-  if (suite.policies.length > 0) return suite.policies;
-  return discoverPolicyFiles({ configs: [], env: options.env, projectRoot: options.cwd.split(path.sep).join('/') });
+function posixCwd(options: TestCommandOptions): string {
+  return options.cwd.split(path.sep).join('/');
 }
 
 /** Test runs write no decision log and post no webhook. */

@@ -33,6 +33,15 @@ describe('settings', () => {
     expect(packOnly.settings.selfProtection).toEqual({ except: [], mainSession: [] });
   });
 
+  test('policy_config: allow comes from the top file only: an included file cannot let $POLICY_CONFIG replace the policy', () => {
+    const allowed = compiled(build({ 'p.yaml': lines('version: 1', 'include: [inc.yaml]', 'settings:', '  policy_config: allow'), 'inc.yaml': lines('version: 1') }));
+    expect(allowed.settings.policyConfig).toBe('allow');
+    const packOnly = compiled(build({ 'p.yaml': lines('version: 1', 'include: [inc.yaml]'), 'inc.yaml': lines('version: 1', 'settings:', '  policy_config: allow') }));
+    expect(packOnly.settings.policyConfig).toBeUndefined();
+    const ignore = compiled(build({ 'p.yaml': lines('version: 1', 'settings:', '  policy_config: ignore') }));
+    expect(ignore.settings.policyConfig).toBeUndefined();
+  });
+
   test('oversized and max_input_bytes reach the compiled settings (the top file wins)', () => {
     const policy = compiled(build({
       'p.yaml': lines('version: 1', 'include: [inc.yaml]', 'settings:', '  oversized: deny'),

@@ -48,6 +48,7 @@ export function compileSettings(files: readonly LoadedFile[]): SettingsResult {
       log: compileLog(ordered),
       deadlineMs: typeof deadline === 'number' ? deadline : 5000,
       selfProtection: compileSelfProtection(files),
+      ...policyConfig(files),
       ...inputLimitSettings({ oversized, max_input_bytes: maxInputBytes }),
       ...knownCommands(ordered),
       memory: compileMemory(ordered),
@@ -62,6 +63,12 @@ function compileSelfProtection(files: readonly LoadedFile[]): { except: string[]
   const raw = top && isObject(top.doc) && isObject(top.doc.settings) ? top.doc.settings.self_protection : undefined;
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((g): g is string => typeof g === 'string') : []);
   return isObject(raw) ? { except: list(raw.except), mainSession: list(raw.main_session) } : { except: [], mainSession: [] };
+}
+
+/** The top file's `policy_config`: whether $POLICY_CONFIG may replace this policy. An included file (a pack) cannot say so. */
+function policyConfig(files: readonly LoadedFile[]): { policyConfig?: 'allow' } {
+  const top = files.find((f) => f.root) ?? files[files.length - 1];
+  return top && isObject(top.doc) && isObject(top.doc.settings) && top.doc.settings.policy_config === 'allow' ? { policyConfig: 'allow' } : {};
 }
 
 /**

@@ -38,6 +38,7 @@ const NOT_CHECKED: Record<string, string> = {
   'fact-error': 'a file the runner cannot read; the section has no example',
   'deadline-exceeded': 'a slow evaluation; the section has no example',
   'outcome-unsupported': 'a rule firing at run time; lint reports outcome-impossible instead',
+  'policy-config-ignored': 'the runner\'s environment; test/robustness/policy-config.test.ts runs the example',
   'cache-error': 'the cache folder on disk; the section has no example',
   'log-error': 'the decision log on disk; the section has no example',
   'log-lock': 'a lock file held by another process; engine/host/log-chain/append.test.ts produces it',

@@ -274,8 +274,8 @@ describe('finding the project and the policy', () => {
     expect(JSON.parse((await hook({ hook_event_name: 'Stop' }, { args, env: { CLAUDE_PROJECT_DIR: root } })).stdout).reason).toBe('from b');
   });
 
-  it('$POLICY_CONFIG holds several paths', async () => {
-    const root = project('p', { 'x/a.yaml': ENV_POLICY, 'x/b.yaml': STOP('from env'), '.claude/policies.yaml': STOP('default') });
+  it('$POLICY_CONFIG holds several paths (where the project\'s policy allows it: test/robustness/policy-config.test.ts)', async () => {
+    const root = project('p', { 'x/a.yaml': ENV_POLICY, 'x/b.yaml': STOP('from env'), '.claude/policies.yaml': `${STOP('default')}settings:\n  policy_config: allow\n` });
     const env = { CLAUDE_PROJECT_DIR: root, POLICY_CONFIG: ['x/a.yaml', 'x/b.yaml'].join(path.delimiter) };
     expect((await hook(writeEvent(root, '.env'), { env })).stdout).toBe(DENY_ENV);
     expect(JSON.parse((await hook({ hook_event_name: 'Stop' }, { env })).stdout).reason).toBe('from env');

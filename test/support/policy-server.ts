@@ -18,14 +18,14 @@ export interface PolicyServer {
 
 /**
  * Starts the server for `projectDir` with its own cache folder, without the variables that
- * would point it elsewhere; resolves once it listens.
+ * would point it elsewhere (unless `env` sets them); resolves once it listens.
  * @example const server = await startPolicyServer({ projectDir, cacheDir }); await server.post(event); await server.stop();
  */
-export async function startPolicyServer(options: { projectDir: string; cacheDir: string }): Promise<PolicyServer> {
+export async function startPolicyServer(options: { projectDir: string; cacheDir: string; env?: Record<string, string> }): Promise<PolicyServer> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !['CLAUDE_PROJECT_DIR', 'POLICY_CONFIG'].includes(k)) env[k] = v;
   const child = spawn(process.execPath, [POLICY_BIN, 'serve', '--port', '0', '--project-dir', options.projectDir, '--quiet'], {
-    env: { ...env, HOOKPOLICY_CACHE_DIR: options.cacheDir },
+    env: { ...env, HOOKPOLICY_CACHE_DIR: options.cacheDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<URL>((resolve, reject) => {
