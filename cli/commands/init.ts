@@ -22,9 +22,9 @@ import { loadPolicyForCommand, reportDiagnostics, usageErrorsExit2 } from './exp
 import { pluginBin, writePluginFiles } from './init-plugin';
 import { writeMemSearchCommand } from './init-memory';
 import { prepareRunnerCacheFor } from '../runner-cache';
-import { permissionPath, withSelfProtectionPermissions } from '../../engine/init/permissions';
-import { ancestorFolders, machineGlobs, runtimePackageGlobs, SELF_PROTECTION_ID } from '../../engine/self-protection';
-import { selfProtectionFacts } from '../../engine/host/self-protection-facts';
+import { withSelfProtectionPermissions } from '../../engine/init/permissions';
+import { sandboxOn, withSandbox } from '../../engine/init/sandbox';
+import { checkSandbox, permissionPaths, sandboxInstallNotes } from './init-guards';
 import { DEFAULT_PORT } from './serve';
 import { portNumber } from '../serve-values';
 
@@ -42,10 +42,12 @@ export interface InitOptions {
   projectDir?: string;
   /** --scope managed: the managed settings folder (default: the platform's). */
   managedDir?: string;
+  /** Turn on Claude Code's sandbox for Bash, with what keeps it from the guard (engine/init/sandbox.ts). */
+  sandbox?: boolean;
 }
 
 /** Where init writes: a settings scope, or the organisation's managed settings. */
-type InitScope = SettingsScope | 'managed';
+export type InitScope = SettingsScope | 'managed';
 
 /** Where the package is: bin/policy.cjs and the files beside it. */
 export function packagePaths(): { binPath: string; root: string } {
@@ -64,6 +66,7 @@ export function register(program: Command): void {
     .option('--mode <mode>', 'how Claude Code reaches the runner: http (a policy server each session starts at SessionStart; no process per event) or command (a process per event). Default: the mode the settings already have, else http (command with --plugin)')
     .option('--port <port>', `--mode http: the policy server's port on 127.0.0.1 (default ${DEFAULT_PORT})`)
     .option('--form <form>', 'exec (command + args, no shell; Claude Code >= 2.1.139) or shell (one sh -c string)', 'exec')
+    .option('--sandbox', 'also turn on Claude Code\'s sandbox for Bash (bubblewrap and socat on Linux, Seatbelt on macOS), so that the agent\'s commands cannot write hookpolicy\'s files, read the policy server\'s token or signal its processes')
     .option('--if', 'also narrow Bash entries with an `if` permission rule when every Bash rule has one command prefix')
     .option('--check', 'compare the policy with the settings: exit 1 on drift, 0 in sync')
     .option('--plugin <dir>', 'make <dir> a plugin (hooks/hooks.json, .claude-plugin/plugin.json, a marketplace entry) instead of writing settings')
@@ -75,6 +78,7 @@ export function register(program: Command): void {
 
 function runInit(options: InitOptions): void {
   if (options.mode !== undefined && options.mode !== 'command' && options.mode !== 'http') fail(`--mode must be command or http, not ${options.mode}`);
+  if (options.sandbox && options.plugin) fail('--sandbox cannot be used with --plugin: the sandbox is a setting of Claude Code\'s settings files, not of a plugin');
   if (options.mode === 'http' && options.plugin) fail('--mode http cannot be used with --plugin: a plugin\'s hooks run from a copy of it, so --mode http is for settings');
   if (options.port !== undefined) {
     const given = portNumber(options.port);
@@ -126,7 +130,8 @@ function runInit(options: InitOptions): void {
   if (options.check) {
     const scopes: InitScope[] = scope ? [scope] : [...SETTINGS_SCOPES, ...(fs.existsSync(fileOf('managed')) ? ['managed' as const] : [])];
     const files = pluginRoot ? [pluginHooksPath(pluginRoot)] : scopes.map(fileOf);
-    runCheck(policy, [...new Set(files)].map(readSettingsFile), projectRoot);
+    const read = [...new Set(files)].map(readSettingsFile);
+    runCheck(policy, read, projectRoot, (file) => scopes.find((s) => fileOf(s) === file) ?? scope ?? 'project');
     return;
   }
   if (target.settings === null) fail(`${show(target.file, projectRoot)}: ${target.problem}; not changed`);
@@ -137,11 +142,16 @@ function runInit(options: InitOptions): void {
     settings = { description: 'hookpolicy: Claude Code hooks answered by a declarative policy', ...settings };
     changed = true;
   }
+  const sandboxNotes: string[] = [];
   if (!pluginRoot) {
-    // Claude Code's own deny rules for the same files: they hold where the hook cannot see a write.
-    const guarded = withSelfProtectionPermissions(settings, permissionPaths(policy, scope ?? 'project', projectRoot));
-    changed = changed || JSON.stringify(guarded) !== JSON.stringify(settings);
+    if (options.sandbox) settings = withSandbox(settings, mode === 'http' ? port : null);
+    // Claude Code's own deny rules for the same files: they hold where the hook cannot see a
+    // write, and with the sandbox on Claude Code denies their paths to sandboxed commands too.
+    const paths = permissionPaths(policy, scope ?? 'project', projectRoot, sandboxOn(settings));
+    const guarded = withSelfProtectionPermissions(settings, paths);
+    changed = changed || JSON.stringify(guarded) !== JSON.stringify(target.settings);
     settings = guarded;
+    if (sandboxOn(settings)) sandboxNotes.push(...sandboxInstallNotes(paths, mode === 'http' ? port : null));
   }
   const out = (line: string) => process.stdout.write(`${line}\n`);
   if (!changed) {
@@ -151,7 +161,7 @@ function runInit(options: InitOptions): void {
     out(`Wrote ${show(target.file, projectRoot)}${backup ? ` (backup: ${show(backup, projectRoot)})` : ' (new file)'}`);
   }
   for (const line of describePlan(plan.hooks)) out(`  ${line}`);
-  for (const note of plan.notes) out(`note: ${note}`);
+  for (const note of [...plan.notes, ...sandboxNotes]) out(`note: ${note}`);
   if (pluginRoot) {
     writePluginFiles(pluginRoot, projectRoot, out);
   } else if (scope !== 'user' && scope !== 'managed') {
@@ -160,29 +170,6 @@ function runInit(options: InitOptions): void {
   }
   // The runner's cache, as this user's sessions of the project will read it (managed settings serve other users).
   if (!pluginRoot && scope !== 'managed') prepareRunnerCacheFor(loaded.roots, projectRoot);
-}
-
-/**
- * The self-protected files as permission-rule paths for this scope: a shared (project)
- * file names no path of this machine; the team's openings are left out (Claude Code's
- * rules would hold them for the main session too).
- */
-export function permissionPaths(policy: CompiledPolicy, scope: InitScope, projectRoot: string): string[] {
-  const rule = policy.rules.find((r) => r.id === SELF_PROTECTION_ID);
-  const opened = new Set([...(policy.settings.selfProtection?.except ?? []), ...(policy.settings.selfProtection?.mainSession ?? [])]);
-  const home = homeDir().split(path.sep).join('/');
-  const everyProject = scope === 'user' || scope === 'managed';
-  const where = { home, shared: scope === 'project', ...(everyProject ? { projectRoot: projectRoot.split(path.sep).join('/') } : {}) };
-  const deny = rule?.paths?.globs.deny ?? [];
-  // The folders that hold the guarded files are the hook's to judge (a Bash rm or mv of
-  // them); Claude Code's Edit rules are for files, and `Edit(/)` would refuse every edit.
-  const folders = new Set(['.', projectRoot.split(path.sep).join('/').replace(/\/+$/, '') || '/', ...ancestorFolders(deny)]);
-  // The programs on this machine's PATH and its $CLAUDE_CONFIG_DIR are the hook's to guard: another machine has others.
-  // So are the packages hookpolicy loads (one glob with braces, which permission rules do not read).
-  const facts = selfProtectionFacts(process.env, projectRoot.split(path.sep).join('/'));
-  const machine = new Set([...machineGlobs(facts), ...runtimePackageGlobs(facts)]);
-  const paths = deny.filter((g) => !opened.has(g) && !folders.has(g) && !machine.has(g)).map((g) => permissionPath(g, where));
-  return [...new Set(paths.filter((p): p is string => p !== null))];
 }
 
 /** Writes the settings; a folder this user may not write (managed settings) is a clear error, not a stack trace. */
@@ -196,12 +183,14 @@ function writeOrExplain(target: SettingsFile, settings: SettingsObject, projectR
   }
 }
 
-function runCheck(policy: CompiledPolicy, files: SettingsFile[], projectRoot: string): void {
+/** `files` run from the lowest precedence to the highest (user, project, local, managed); `scopeOf` names a file's scope. */
+function runCheck(policy: CompiledPolicy, files: SettingsFile[], projectRoot: string, scopeOf: (file: string) => InitScope): void {
   const usable = files.filter((f) => f.settings !== null);
   for (const f of files) if (f.settings === null) process.stderr.write(`${show(f.file, projectRoot)}: ${f.problem}; skipped\n`);
-  const items: DriftItem[] = checkDrift(policy, usable.map((f) => ({ file: show(f.file, projectRoot), settings: f.settings as SettingsObject })));
+  const sources = usable.map((f) => ({ file: show(f.file, projectRoot), settings: f.settings as SettingsObject }));
+  const items: DriftItem[] = checkDrift(policy, sources);
   const missing = usable.flatMap((f) => missingPrograms(f.settings as SettingsObject, projectRoot).map((p) => `${show(f.file, projectRoot)}: the runner entry starts ${p}`));
-  const lines = [...items.map((i) => i.message), ...missing];
+  const lines = [...items.map((i) => i.message), ...missing, ...checkSandbox(policy, usable, sources, projectRoot, scopeOf)];
   if (lines.length === 0) {
     const read = usable.filter((f) => f.exists).map((f) => show(f.file, projectRoot)).join(', ') || 'no settings file';
     process.stdout.write(`in sync: the runner entries in ${read} route every event the policy needs\n`);

@@ -9,7 +9,8 @@ import type { SettingsObject } from '../../engine/init/types';
 import { managedDropInPath, managedSettingsDir, readSettingsFile, settingsPath, writeSettingsFile } from '../../engine/host/settings-file';
 import { withoutSelfProtectionPermissions } from '../../engine/init/permissions';
 import { loadPolicyForCommand, usageErrorsExit2 } from './explain';
-import { fail, homeDir, parseScope, permissionPaths, pluginHooksPath, projectRootOf, show } from './init';
+import { fail, homeDir, parseScope, pluginHooksPath, projectRootOf, show } from './init';
+import { permissionPaths } from './init-guards';
 import { removeMemSearchCommand } from './init-memory';
 
 interface UninstallOptions {
@@ -24,7 +25,8 @@ function withoutGuards(settings: SettingsObject, options: UninstallOptions, proj
   if (options.plugin) return settings;
   const { policy } = loadPolicyForCommand([], projectRoot, process.env);
   if (!policy) return settings;
-  return withoutSelfProtectionPermissions(settings, permissionPaths(policy, options.scope === 'managed' ? 'managed' : parseScope(options.scope) ?? 'project', projectRoot));
+  // As with the sandbox on: its rules are a superset (one per package hookpolicy loads), and removing a rule that is not there changes nothing.
+  return withoutSelfProtectionPermissions(settings, permissionPaths(policy, options.scope === 'managed' ? 'managed' : parseScope(options.scope) ?? 'project', projectRoot, true));
 }
 
 /** Registers `policy uninstall [--scope project|local|user|managed] [--managed-dir D] [--plugin DIR] [--project-dir D]`. */

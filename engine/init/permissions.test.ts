@@ -10,18 +10,20 @@ describe('permission deny rules for the protected files', () => {
     expect(permissionPath('team.yaml', { home: null, shared: false, projectRoot: '/work/app' })).toBe('//work/app/team.yaml');
   });
 
-  it('adds Edit rules once, keeps the team\'s own, and the sandbox denials only where the sandbox is on', () => {
+  it('adds Edit and Read rules once, keeps the team\'s own, and writes nothing under sandbox (Claude Code merges the rules into it)', () => {
     const before = { permissions: { allow: ['Bash(git status)'], deny: ['Read(.env)'] } };
-    const once = withSelfProtectionPermissions(before, ['/.claude/settings.json']);
-    expect(once).toEqual({ permissions: { allow: ['Bash(git status)'], deny: ['Read(.env)', 'Edit(/.claude/settings.json)'] } });
-    expect(withSelfProtectionPermissions(once, ['/.claude/settings.json'])).toEqual(once);
-    const sandboxed = withSelfProtectionPermissions({ sandbox: { enabled: true } }, ['/.claude/settings.json']);
-    expect(sandboxed).toEqual({ permissions: { deny: ['Edit(/.claude/settings.json)'] }, sandbox: { enabled: true, filesystem: { denyWrite: ['/.claude/settings.json'] } } });
+    const guarded = { write: ['/.claude/settings.json'], read: ['~/.cache/hookpolicy/serve/**'] };
+    const once = withSelfProtectionPermissions(before, guarded);
+    expect(once).toEqual({ permissions: { allow: ['Bash(git status)'], deny: ['Read(.env)', 'Edit(/.claude/settings.json)', 'Read(~/.cache/hookpolicy/serve/**)'] } });
+    expect(withSelfProtectionPermissions(once, guarded)).toEqual(once);
+    const sandboxed = withSelfProtectionPermissions({ sandbox: { enabled: true } }, guarded);
+    expect(sandboxed).toEqual({ permissions: { deny: ['Edit(/.claude/settings.json)', 'Read(~/.cache/hookpolicy/serve/**)'] }, sandbox: { enabled: true } });
   });
 
-  it('takes out only what it added, and a list it alone filled', () => {
-    const added = withSelfProtectionPermissions({ permissions: { allow: ['Bash(ls)'] }, sandbox: { enabled: true } }, ['/a']);
-    expect(withoutSelfProtectionPermissions(added, ['/a'])).toEqual({ permissions: { allow: ['Bash(ls)'] }, sandbox: { enabled: true, filesystem: { denyWrite: [] } } });
-    expect(withoutSelfProtectionPermissions({ permissions: { deny: ['Edit(/a)'] } }, ['/a'])).toEqual({});
+  it('takes out only what it added, a list it alone filled, and the sandbox entries earlier versions wrote', () => {
+    const guarded = { write: ['/a'], read: ['~/s/**'] };
+    const added = withSelfProtectionPermissions({ permissions: { allow: ['Bash(ls)'] }, sandbox: { enabled: true, filesystem: { denyWrite: ['/a', 'b'] } } }, guarded);
+    expect(withoutSelfProtectionPermissions(added, guarded)).toEqual({ permissions: { allow: ['Bash(ls)'] }, sandbox: { enabled: true, filesystem: { denyWrite: ['b'] } } });
+    expect(withoutSelfProtectionPermissions({ permissions: { deny: ['Edit(/a)', 'Read(~/s/**)'] } }, guarded)).toEqual({});
   });
 });

@@ -2,8 +2,11 @@
  * Defence outside the hook: Claude Code's own permission deny rules for hookpolicy's own
  * files, so that a write the hook cannot see (a command the parser does not know) is still
  * refused. Measured with Claude Code 2.1.330: an `Edit(...)` deny rule refuses the file
- * tools and a Bash redirection to the file alike, in every permission mode; with the
- * sandbox on, the same paths also go to `sandbox.filesystem.denyWrite`.
+ * tools and a Bash redirection to the file alike, in every permission mode; a `Read(...)`
+ * rule keeps the policy server's token from the file-reading tools. With the sandbox on,
+ * Claude Code adds the same paths to the sandbox's write and read denials (sandbox.ts), so
+ * one list serves both; `sandbox.filesystem` reads `/x` as an absolute path, not the
+ * project's (measured), so init writes nothing there.
  */
 import type { SettingsObject } from './types';
 
@@ -33,6 +36,22 @@ export function denyRules(paths: readonly string[]): string[] {
   return paths.map((p) => `Edit(${p})`);
 }
 
+/** The `Read(...)` deny rules for what no agent may read (the file tools; and sandboxed commands). */
+export function readDenyRules(paths: readonly string[]): string[] {
+  return paths.map((p) => `Read(${p})`);
+}
+
+/** What init denies: paths no agent may write, and paths no agent may read, as permission-rule paths. */
+export interface GuardedPaths {
+  write: readonly string[];
+  read: readonly string[];
+}
+
+/** Every deny rule init writes for these paths. @example allDenyRules({ write: ['/a'], read: ['~/b/**'] }) // ['Edit(/a)', 'Read(~/b/**)'] */
+export function allDenyRules(paths: GuardedPaths): string[] {
+  return [...denyRules(paths.write), ...readDenyRules(paths.read)];
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -43,28 +62,24 @@ function withEntries(list: unknown, entries: readonly string[]): string[] {
 }
 
 /**
- * Settings with the deny rules added to `permissions.deny`, and the paths to
- * `sandbox.filesystem.denyWrite` when the settings turn the sandbox on; nothing else changes.
- * @example withSelfProtectionPermissions({}, ['/.claude/settings.json']).permissions // { deny: ['Edit(/.claude/settings.json)'] }
+ * Settings with the deny rules added to `permissions.deny`; nothing else changes.
+ * @example withSelfProtectionPermissions({}, { write: ['/.claude/settings.json'], read: [] }).permissions // { deny: ['Edit(/.claude/settings.json)'] }
  */
-export function withSelfProtectionPermissions(settings: SettingsObject, paths: readonly string[]): SettingsObject {
-  if (paths.length === 0) return settings;
+export function withSelfProtectionPermissions(settings: SettingsObject, paths: GuardedPaths): SettingsObject {
+  const rules = allDenyRules(paths);
+  if (rules.length === 0) return settings;
   const permissions = isObject(settings.permissions) ? settings.permissions : {};
-  const next: SettingsObject = { ...settings, permissions: { ...permissions, deny: withEntries(permissions.deny, denyRules(paths)) } };
-  const sandbox = settings.sandbox;
-  if (isObject(sandbox) && sandbox.enabled === true) {
-    const filesystem = isObject(sandbox.filesystem) ? sandbox.filesystem : {};
-    next.sandbox = { ...sandbox, filesystem: { ...filesystem, denyWrite: withEntries(filesystem.denyWrite, paths) } };
-  }
-  return next;
+  return { ...settings, permissions: { ...permissions, deny: withEntries(permissions.deny, rules) } };
 }
 
 /**
- * Settings without the rules and paths init added for these files (uninstall).
- * @example withoutSelfProtectionPermissions(settings, ['/.claude/settings.json'])
+ * Settings without the rules init added for these files (uninstall), and without the
+ * `sandbox.filesystem.denyWrite` entries earlier versions wrote for them.
+ * @example withoutSelfProtectionPermissions(settings, { write: ['/.claude/settings.json'], read: [] })
  */
-export function withoutSelfProtectionPermissions(settings: SettingsObject, paths: readonly string[]): SettingsObject {
-  const rules = new Set(denyRules(paths));
+export function withoutSelfProtectionPermissions(settings: SettingsObject, guarded: GuardedPaths): SettingsObject {
+  const paths = guarded.write;
+  const rules = new Set(allDenyRules(guarded));
   const next: SettingsObject = { ...settings };
   if (isObject(settings.permissions) && Array.isArray(settings.permissions.deny)) {
     const deny = settings.permissions.deny.filter((r) => !(typeof r === 'string' && rules.has(r)));

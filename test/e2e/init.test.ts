@@ -7,44 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { linkHookpolicy, PROJECT_BIN } from '../support/install';
+import { cleanEnv, docBlock, ORIGINAL, policy, POLICY, project, type Project } from '../support/init-project';
 import { POLICY_BIN, REPO_ROOT } from '../support/run-hook';
-
-const POLICY = `version: 1
-settings:
-  on_error: closed
-rules:
-  - id: no-env-writes
-    on: PreToolUse
-    tools: Write|Edit
-    paths: { deny: ["**/.env"] }
-    deny: "{{path}} holds secrets."
-  - id: no-rm-rf
-    on: PreToolUse
-    tools: Bash
-    command: ['\\brm\\s+-rf\\b']
-    deny: "No rm -rf."
-  - id: pw-ask
-    on: PreToolUse
-    tools: mcp__playwright__*
-    ask: "Browser action: confirm."
-  - id: hello
-    on: SessionStart
-    match: { source: startup }
-    context: "Hello."
-  - id: notes
-    on: Stop
-    require: [{ file: NOTES.md }]
-    block: "Write NOTES.md."
-`;
-
-const ORIGINAL = {
-  model: 'opus',
-  permissions: { allow: ['Bash(git status)'] },
-  hooks: {
-    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] }],
-    Notification: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
-  },
-};
 
 const BIN = fs.realpathSync(POLICY_BIN);
 const ENV_PREFIX = process.platform !== 'win32' && fs.existsSync('/usr/bin/env') ? ['/usr/bin/env', '-u', 'NODE_EXTRA_CA_CERTS'] : [];
@@ -58,50 +22,6 @@ const sharedArgv = ENV_PREFIX.length > 0 ? [...ENV_PREFIX.slice(1), 'node', SHAR
 const sharedCommand = ENV_PREFIX[0] ?? 'node';
 const shared = (extra: string[] = ['--on-error', 'closed'], failClosed = true) => ({
   type: 'command', command: sharedCommand, args: [...sharedArgv, 'hook', ...extra], timeout: 10, ...(failClosed ? { onFailure: 'block' } : {}),
-});
-
-interface Project { dir: string; home: string; file(rel: string): string; read(rel: string): string; write(rel: string, text: string): void }
-
-function makeProject(files: Record<string, string>, installed = true): Project {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-init-')));
-  if (installed) linkHookpolicy(dir);
-  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-home-')));
-  const p: Project = {
-    dir,
-    home,
-    file: (rel) => path.join(dir, ...rel.split('/')),
-    read: (rel) => fs.readFileSync(p.file(rel), 'utf8'),
-    write: (rel, text) => {
-      fs.mkdirSync(path.dirname(p.file(rel)), { recursive: true });
-      fs.writeFileSync(p.file(rel), text);
-    },
-  };
-  for (const [rel, text] of Object.entries(files)) p.write(rel, text);
-  return p;
-}
-
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('CLAUDE_') || k.startsWith('HOOKPOLICY_') || k === 'POLICY_CONFIG') continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
-}
-
-function policy(p: Project, ...args: string[]) {
-  const r = spawnSync(process.execPath, [POLICY_BIN, ...args], { cwd: p.dir, env: cleanEnv({ HOME: p.home }), encoding: 'utf8', timeout: 60000 });
-  return { stdout: r.stdout, stderr: r.stderr, code: r.status };
-}
-
-const projects: Project[] = [];
-function project(files: Record<string, string>, installed = true): Project {
-  const p = makeProject(files, installed);
-  projects.push(p);
-  return p;
-}
-afterAll(() => {
-  for (const p of projects) for (const d of [p.dir, p.home]) fs.rmSync(d, { recursive: true, force: true });
 });
 
 describe('policy init (project scope)', () => {
@@ -204,13 +124,6 @@ describe('policy init (project scope)', () => {
     expect(policy(p, 'init', '--check').code).toBe(1);
   });
 });
-
-/** The first ```lang block of a section of docs/commands/init.md. */
-function docBlock(lang: string, heading: string): string {
-  const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'commands', 'init.md'), 'utf8');
-  const section = doc.slice(doc.indexOf(heading));
-  return new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)?.[1] ?? '';
-}
 
 describe('policy init --mode http: the example in docs/commands/init.md', () => {
   it('writes the http entries, the SessionStart entry that starts the server, and command entries where http cannot answer', () => {
