@@ -3,11 +3,13 @@
  * examples of docs/commands/init.md's sandbox section. What the sandbox then holds in the
  * real client is test/real-client/sandbox.test.ts.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sandboxUnavailable } from '../../engine/host/sandbox-runtime';
-import { docBlock, ORIGINAL, policy, POLICY, policyWith, project, type Project } from '../support/init-project';
+import { cleanEnv, docBlock, ORIGINAL, policy, POLICY, policyWith, project, type Project } from '../support/init-project';
+import { REPO_ROOT } from '../support/run-hook';
 import { pathWithout } from '../support/path-without';
 
 const settingsOf = (p: Project, rel = '.claude/settings.json') => JSON.parse(p.read(rel));
@@ -52,6 +54,23 @@ describe('policy init --sandbox', () => {
     fs.rmSync(cache, { recursive: true, force: true });
     expect(r.stdout).toContain(`note: the policy server's state folder ${cache}/serve is not under your home folder, so the committed settings cannot name it: add Read(/${cache}/serve/**) to permissions.deny in .claude/settings.local.json, or sandboxed commands can read its token`);
     expect(settingsOf(p).permissions.deny.filter((rule: string) => rule.startsWith('Read('))).toEqual([]);
+  });
+
+  it('gives each package hookpolicy loads from beside it an Edit rule of its own, with the sandbox on only', () => {
+    // hookpolicy as npm installs it from the registry: a folder of its own, its packages beside it.
+    const p = project({ '.claude/policies.yaml': POLICY }, false);
+    const pkg = p.file('node_modules/hookpolicy');
+    for (const f of ['bin', 'dist', 'policies', 'templates', 'package.json', 'policy.schema.json', 'policy-test.schema.json']) fs.cpSync(path.join(REPO_ROOT, f), path.join(pkg, f), { recursive: true });
+    for (const name of fs.readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
+      if (!name.startsWith('.') && name !== 'hookpolicy') fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', name), p.file(`node_modules/${name}`));
+    }
+    const init = (...args: string[]) => spawnSync(process.execPath, [path.join(pkg, 'bin', 'policy.cjs'), 'init', '--mode', 'command', ...args], { cwd: p.dir, env: cleanEnv({ HOME: p.home }), encoding: 'utf8' });
+    const packageRules = () => (settingsOf(p).permissions.deny as string[]).filter((r) => /^Edit\(\/node_modules\/(?!hookpolicy|\.bin)/.test(r));
+    expect(init().status).toBe(0);
+    expect(packageRules()).toEqual([]);
+    expect(init('--sandbox').status).toBe(0);
+    expect(packageRules()).toEqual(expect.arrayContaining(['Edit(/node_modules/mvdan-sh/**)', 'Edit(/node_modules/picomatch/**)', 'Edit(/node_modules/ajv/**)']));
+    expect(packageRules().length).toBeGreaterThan(50);
   });
 
   it('refuses --plugin: the sandbox is a setting of settings files', () => {
