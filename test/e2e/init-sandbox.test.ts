@@ -27,7 +27,7 @@ describe('policy init --sandbox', () => {
     const r = policy(p, 'init', '--sandbox');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("note: Claude Code's sandbox is on for Bash (sandbox.enabled, failIfUnavailable, allowUnsandboxedCommands: false)");
-    expect(r.stdout).toContain("note: sandbox.network.allowedDomains lists 127.0.0.1:8707: the http entries reach the policy server through the sandbox's proxy, and so can sandboxed commands");
+    expect(r.stdout).toContain("note: sandbox.network.allowedDomains lists 127.0.0.1:8707: the http entries reach the policy server through the sandbox's proxy, and so can sandboxed commands, whose events the server then takes as the session's own (--mode command has no port)");
     const shown = JSON.parse(docBlock('json', '## The sandbox: an OS backstop'));
     const written = settingsOf(p);
     expect(written.sandbox).toEqual(shown.sandbox);

@@ -100,7 +100,7 @@ function measure(attacks: readonly Attack[], initArgs: string[], p: number | nul
   const layers = new Map<string, Layer>();
   attacks.forEach((a, i) => {
     const results = resultsOf(run, ids[i]);
-    layers.set(a.name, layerOf(a.happened(run, results), results, sandboxed));
+    layers.set(a.name, layerOf(a, a.happened(run, results), results, sandboxed));
   });
   const ordinary = ORDINARY('').map((_, i) => toolResult(run.session.requests, `toolu_m_${first + i}_0`));
   return { run, layers, ordinary };
@@ -142,8 +142,9 @@ describeSandbox('the sandbox: policy init --sandbox', () => {
     const m = measure(ATTACKS, ['--port', String(p)], p);
     measured[0] = m.layers;
     expect(m.run.project.read('.claude/settings.json')).not.toContain('"sandbox"');
-    // What neither the hook nor the permission rules can read got through (the table in docs/reliability.md has the rest).
-    for (const a of ATTACKS.filter((x) => x.unseen)) expect([a.name, m.layers.get(a.name)]).toEqual([a.name, 'none: it took effect']);
+    // What neither the hook nor the permission rules can read got through, or met the
+    // policy server's own check (the table in docs/reliability.md has the rest).
+    for (const a of ATTACKS.filter((x) => x.unseen)) expect([a.name, m.layers.get(a.name)]).toEqual([a.name, expect.stringMatching(/^(none: it took effect|the policy server)$/)]);
     expect([...m.layers.values()]).not.toContain('unclear');
   }, SESSION_TIMEOUT_MS);
 
@@ -154,11 +155,15 @@ describeSandbox('the sandbox: policy init --sandbox', () => {
     const settings = JSON.parse(m.run.project.read('.claude/settings.json') ?? '{}');
     expect(settings.sandbox).toEqual({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowedDomains: [`127.0.0.1:${p}`] } });
     for (const a of ATTACKS) {
-      // The port is open to sandboxed commands: the http hooks reach the server through the same proxy.
+      // The port is open to sandboxed commands: the http hooks reach the server through the
+      // same proxy, which runs in the Claude Code process, so the server takes a forged
+      // event from it as the session's own.
       const expected = a.name.includes('curl') ? 'none: it took effect' : expect.not.stringMatching(/none|unclear/);
       expect([a.name, m.layers.get(a.name)]).toEqual([a.name, expected]);
     }
     expect(m.run.project.read('.claude/policies.yaml')).toBe(POLICY);
+    // The forged event was judged and recorded as a decision of the session (no session id).
+    expect(m.run.project.read(LOG_FILE)).toContain('"session_id":null,"event":"PreToolUse","tool":"Write","agent":null,"outcome":"deny","rules":["no-env-writes"],"reason":".env holds secrets"');
     expectSwapNeverRan(m);
     expectOrdinaryWorkDone(m);
   }, SESSION_TIMEOUT_MS);
