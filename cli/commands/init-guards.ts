@@ -61,7 +61,7 @@ function unique(paths: Array<string | null>): string[] {
 /** What init says when the settings turn the sandbox on: what it holds, what it does not, and whether it can start here. */
 export function sandboxInstallNotes(paths: { unnamed: string[] }, port: number | null): string[] {
   const notes = ['Claude Code\'s sandbox is on for Bash (sandbox.enabled, failIfUnavailable, allowUnsandboxedCommands: false): sandboxed commands cannot write the files of the Edit deny rules, read those of the Read rules, or signal processes outside the sandbox (docs/commands/init.md#the-sandbox-an-os-backstop)'];
-  if (port !== null) notes.push(`sandbox.network.allowedDomains lists ${serverDomain(port)}: the http entries reach the policy server through the sandbox's proxy, and so can sandboxed commands, whose events the server then takes as the session's own (--mode command has no port)`);
+  if (port !== null) notes.push(`sandbox.network.allowedDomains lists ${serverDomain(port)}: the http entries reach the policy server through the sandbox's proxy, which runs in Claude Code's process, and so can sandboxed commands: the server cannot tell an event they forge (with the session id, which they can read) from Claude Code's, and records it (policy init --sandbox --mode command has no port)`);
   for (const folder of paths.unnamed) notes.push(`the policy server's state folder ${folder} is not under your home folder, so the committed settings cannot name it: add Read(/${folder}/**) to permissions.deny in .claude/settings.local.json, or sandboxed commands can read its token`);
   const why = sandboxUnavailable(process.env);
   if (why !== null) notes.push(`the sandbox cannot start on this machine: ${why}; with failIfUnavailable, Claude Code will not start here until it can`);

@@ -30,7 +30,7 @@ import { portNumber } from '../serve-values';
 
 export interface InitOptions {
   scope?: string;
-  /** command or http; without it, the mode the settings already have, else http (command for --plugin). */
+  /** command or http; without it, the mode the settings already have, else http (command for --plugin and --sandbox). */
   mode?: string;
   /** --mode http: the port of the `policy serve` daemon. */
   port?: string;
@@ -63,7 +63,7 @@ export function register(program: Command): void {
     .description('register the runner in Claude Code settings for the events and tools the policy uses')
     .option('--scope <scope>', 'project (.claude/settings.json), local (.claude/settings.local.json), user (~/.claude/settings.json) or managed (a drop-in in the managed settings folder); --check reads all unless given')
     .option('--managed-dir <dir>', `--scope managed: the managed settings folder (default: ${managedSettingsDir()})`)
-    .option('--mode <mode>', 'how Claude Code reaches the runner: http (a policy server each session starts at SessionStart; no process per event) or command (a process per event). Default: the mode the settings already have, else http (command with --plugin)')
+    .option('--mode <mode>', 'how Claude Code reaches the runner: http (a policy server each session starts at SessionStart; no process per event) or command (a process per event). Default: the mode the settings already have, else http (command with --plugin or --sandbox)')
     .option('--port <port>', `--mode http: the policy server's port on 127.0.0.1 (default ${DEFAULT_PORT})`)
     .option('--form <form>', 'exec (command + args, no shell; Claude Code >= 2.1.139) or shell (one sh -c string)', 'exec')
     .option('--sandbox', 'also turn on Claude Code\'s sandbox for Bash (bubblewrap and socat on Linux, Seatbelt on macOS), so that the agent\'s commands cannot write hookpolicy\'s files, read the policy server\'s token or signal its processes')
@@ -116,7 +116,10 @@ function runInit(options: InitOptions): void {
   const fileOf = (s: InitScope) => (s === 'managed' ? managedDropInPath(managedDir) : settingsPath(s, projectRoot, homeDir()));
   const target = readSettingsFile(pluginRoot ? pluginHooksPath(pluginRoot) : fileOf(scope ?? 'project'));
   const installed = installedMode(target.settings);
-  const mode = options.mode ?? (pluginRoot ? 'command' : options.port !== undefined ? 'http' : installed?.mode ?? 'http');
+  // With the sandbox, a process per event unless http is asked for: the http entries reach the
+  // server through the sandbox's proxy, in Claude Code's own process, and so can sandboxed
+  // commands, whose forged events the server cannot tell from Claude Code's (measured).
+  const mode = options.mode ?? (pluginRoot ? 'command' : options.port !== undefined ? 'http' : options.sandbox ? 'command' : installed?.mode ?? 'http');
   const port = Number(options.port ?? (installed?.mode === 'http' ? installed.port : null) ?? DEFAULT_PORT);
   if (mode === 'http') {
     const http = toHttpHooks(plan.hooks, httpHookUrl(port));
@@ -124,6 +127,8 @@ function runInit(options: InitOptions): void {
     plan.notes.push(...http.notes, `each session starts the policy server on 127.0.0.1:${port} at SessionStart (policy serve --ensure) and registers with it; the server stops once its sessions have ended`
       + '; while it is down, every call the http entries guard is refused (onFailure: block), and each prompt starts it again');
     if (options.mode === undefined && options.port === undefined && installed === null) plan.notes.push('--mode http is the default; policy init --mode command writes a process per event instead (docs/commands/init.md)');
+  } else if (options.mode === undefined && options.sandbox) {
+    plan.notes.push('--sandbox writes a process per event (--mode command): sandboxed commands reach the policy server\'s port through the same proxy as the http entries, so the server could not tell their events from Claude Code\'s; --sandbox --mode http keeps the fast path with that gap (docs/commands/init.md#the-sandbox-an-os-backstop)');
   } else if (options.mode === undefined && !pluginRoot) {
     plan.notes.push('kept the command entries the settings already had; policy init --mode http for the fast path (no process per event)');
   }

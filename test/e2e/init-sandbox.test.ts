@@ -27,7 +27,8 @@ describe('policy init --sandbox', () => {
     const r = policy(p, 'init', '--sandbox');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("note: Claude Code's sandbox is on for Bash (sandbox.enabled, failIfUnavailable, allowUnsandboxedCommands: false)");
-    expect(r.stdout).toContain("note: sandbox.network.allowedDomains lists 127.0.0.1:8707: the http entries reach the policy server through the sandbox's proxy, and so can sandboxed commands, whose events the server then takes as the session's own (--mode command has no port)");
+    expect(r.stdout).toContain("note: --sandbox writes a process per event (--mode command): sandboxed commands reach the policy server's port through the same proxy as the http entries, so the server could not tell their events from Claude Code's");
+    expect(settingsOf(p).hooks.PreToolUse.at(-1).hooks[0].type).toBe('command');
     const shown = JSON.parse(docBlock('json', '## The sandbox: an OS backstop'));
     const written = settingsOf(p);
     expect(written.sandbox).toEqual(shown.sandbox);
@@ -41,10 +42,12 @@ describe('policy init --sandbox', () => {
     expect(settingsOf(p)).toEqual({ ...ORIGINAL, sandbox: shown.sandbox });
   });
 
-  it('--mode command: no address to allow', () => {
+  it('--mode http: the server\'s address allowed, and the gap that leaves said', () => {
     const p = project({ '.claude/policies.yaml': POLICY });
-    expect(policy(p, 'init', '--sandbox', '--mode', 'command').code).toBe(0);
-    expect(settingsOf(p).sandbox).toEqual({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false });
+    const r = policy(p, 'init', '--sandbox', '--mode', 'http');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("note: sandbox.network.allowedDomains lists 127.0.0.1:8707: the http entries reach the policy server through the sandbox's proxy, which runs in Claude Code's process, and so can sandboxed commands: the server cannot tell an event they forge (with the session id, which they can read) from Claude Code's, and records it (policy init --sandbox --mode command has no port)");
+    expect(settingsOf(p).sandbox).toEqual({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowedDomains: ['127.0.0.1:8707'] } });
   });
 
   it('a state folder outside the home folder is not named in the committed file: init gives the rule for the personal one', () => {
