@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as net from 'net';
+import { freePort } from '../support/free-port';
 import * as os from 'os';
 import * as path from 'path';
 import { portHolder, request } from '../../engine/host/serve/client';
@@ -56,13 +56,6 @@ let port: number;
 let cache: string;
 const claudes: ClaudeStandIn[] = [];
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const p = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return p;
-}
 
 /** A project with its own install of hookpolicy: the package's files and the packages it loads, copied. */
 function project(name: string): { root: string; bin: string; install: string } {

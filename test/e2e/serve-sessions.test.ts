@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as net from 'net';
+import { freePort } from '../support/free-port';
 import * as os from 'os';
 import * as path from 'path';
 import { portHolder, request } from '../../engine/host/serve/client';
@@ -44,13 +45,6 @@ let port: number;
 const sessions: ClaudeStandIn[] = [];
 const others: Array<{ close: () => void }> = [];
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const p = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return p;
-}
 
 beforeEach(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-serve-sessions-')));

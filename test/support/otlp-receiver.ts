@@ -146,17 +146,8 @@ export async function startOtlpReceiver(options: { port?: number; listening?: bo
   return receiver;
 }
 
-/**
- * A free port on 127.0.0.1 nothing listens on (yet): a collector that is down.
- * @example const port = await freePort(); await startOtlpReceiver({ port, listening: false })
- */
-export async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
+/** A free port on 127.0.0.1 nothing listens on (yet): a collector that is down. */
+export { freePort } from './free-port';
 
 type Json = Record<string, unknown>;
 
