@@ -6,10 +6,10 @@
  */
 import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
-import { compileGuarded, compilePolicyFiles, guardsFor } from '../../engine/host/compile-entry';
+import { ENGINE_VERSION } from '../../engine/host/engine-version';
 import { toAbsolutePosix } from '../../engine/host/project-root';
+import { createSessionWorker } from '../../engine/host/serve/session-worker';
 import { createPolicyServer } from '../../engine/host/server';
-import { runHook } from '../hook';
 import { DEFAULT_IDLE_SECONDS, ensure } from './serve-ensure';
 import { serveSessions, stop } from './serve-sessions';
 import { idleSeconds, onErrorMode, portNumber } from '../serve-values';
@@ -64,15 +64,16 @@ async function serve(options: ServeOptions): Promise<void> {
   const projectRoot = toAbsolutePosix(options.projectDir ?? (process.env.CLAUDE_PROJECT_DIR || '.'), process.cwd());
   const log = options.quiet ? undefined : (line: string) => process.stderr.write(`policy serve: ${line}\n`);
   if (!isLoopback(options.host)) log?.(`warning: listening on ${options.host}, not loopback: anyone who can reach it can query the policy`);
-  const server = createPolicyServer({
-    projectRoot,
-    configs: options.config,
-    env: process.env,
-    onError,
-    compiler: () => ({ compilePolicyFiles, compileGuarded, guardsFor }),
-    runHook,
-    log,
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;
+  // The project's events are judged in a worker of this install under a hard deadline, as the session server's are.
+  const answerer = createSessionWorker({
+    script: path.join(__dirname, 'serve-worker.cjs'),
+    data: { projectRoot, configs: options.config, onError, env },
+    build: ENGINE_VERSION,
+    log: log ?? (() => undefined),
   });
+  const server = createPolicyServer({ projectRoot, answerer, log });
   let address;
   try {
     address = await server.listen(port, options.host);

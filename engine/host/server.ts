@@ -3,7 +3,8 @@
  * POST body is the event (the same JSON a command hook reads on stdin); the answer is
  * what `policy hook` would print, as a 2xx body (empty for no output). Each request goes
  * through the same runHook as the command runner, with the compiled policy held in
- * memory (serve/project-answerer.ts).
+ * memory (serve/project-answerer.ts), in a worker thread under a hard deadline
+ * (serve/session-worker.ts).
  *
  * Two modes: one project, fixed when the daemon starts (`policy serve --project-dir`), or
  * the sessions Claude Code registers at SessionStart (`policy serve --sessions`, started
@@ -11,12 +12,17 @@
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import { createProjectAnswerer, type HttpAnswer, type ProjectAnswererOptions } from './serve/project-answerer';
+import type { HttpAnswer, ProjectAnswerer } from './serve/project-answerer';
 
 export { httpAnswer, type HttpAnswer, type RunHook, type RunnerInput } from './serve/project-answerer';
 
-/** The project's answerer's options (one project, its configs, on_error, the runner), and the HTTP side's. */
-export interface PolicyServerOptions extends ProjectAnswererOptions {
+/** The project the server answers for, what answers its events, and the HTTP side's options. */
+export interface PolicyServerOptions {
+  /** Absolute POSIX project root (shown by GET /health). */
+  projectRoot: string;
+  /** What answers each event: the project's worker (serve/session-worker.ts). */
+  answerer: ProjectAnswerer;
+  log?: (line: string) => void;
   /** Largest accepted body (default 16 MiB). */
   maxBodyBytes?: number;
 }
@@ -34,11 +40,11 @@ export type Handler = (req: http.IncomingMessage, body: string) => Promise<HttpA
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
- * @example const server = createPolicyServer({ projectRoot: '/p', configs: [], env: process.env, onError: null, compiler, runHook });
+ * @example const server = createPolicyServer({ projectRoot: '/p', answerer: createSessionWorker({ script, data, build }) });
  *   await server.listen(0, '127.0.0.1') // { host: '127.0.0.1', port: 40123, url: 'http://127.0.0.1:40123/' }
  */
 export function createPolicyServer(options: PolicyServerOptions): PolicyServer {
-  const answerer = createProjectAnswerer(options);
+  const { answerer } = options;
   const health = JSON.stringify({ ok: true, project: options.projectRoot });
   const server = hookServer({
     maxBodyBytes: options.maxBodyBytes,

@@ -166,3 +166,30 @@ describe('policy init --mode http', () => {
     expect(hooks.SessionStart[0].hooks[0].args.slice(-2)).toEqual(['--on-error', 'closed']);
   });
 });
+
+it('an event crafted against a team glob is answered within deadline_ms + 1 s, and the server goes on answering', async () => {
+  fs.writeFileSync(path.join(root, '.claude', 'policies.yaml'), `version: 1
+settings:
+  on_error: closed
+  deadline_ms: 1000
+rules:
+  - id: generated-code-lane
+    on: PreToolUse
+    tools: Edit
+    paths: { allow: ["gen/**/a*a*a*a*a*a*a*a*a*a*a*b/**"] }
+    deny: "{{path}} is outside the generated code."
+  - id: no-env-writes
+    on: PreToolUse
+    tools: Write
+    paths: { deny: [".env"] }
+    deny: "{{path}} holds secrets."
+`);
+  const edit = { hook_event_name: 'PreToolUse', session_id: 's', cwd: root, tool_name: 'Edit', tool_input: { file_path: `${root}/gen/${'a'.repeat(48)}c/x.ts`, old_string: 'a', new_string: 'b' } };
+  const t0 = Date.now();
+  const answer = await post(edit);
+  expect(Date.now() - t0).toBeLessThan(1000 + 1000 + 1000);
+  expect(answer.status).toBe(200);
+  // Refused: by the rule, or (a matcher that backtracks) by on_error: closed once the worker was stopped.
+  expect(JSON.parse(answer.body).hookSpecificOutput.permissionDecision).toBe('deny');
+  expect(JSON.parse((await post(write('.env'))).body).hookSpecificOutput.permissionDecisionReason).toBe('.env holds secrets.');
+}, 60_000);
