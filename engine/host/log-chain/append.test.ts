@@ -9,8 +9,8 @@ import { verifyChain } from '../../decision-log/verify';
 import { appendDecisionRecord, type DecisionRecord } from '../decision-log';
 import { appendChainedLine, lockPathOf } from './append';
 import { lastLinePathOf } from './last-line';
-import { acquireLogLock } from './lock';
-import { lastLineHash } from './tail';
+import { acquireLogLock, tryLogLock } from './lock';
+import { lastLineHash, settledTail } from './tail';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -67,6 +67,30 @@ describe('lastLineHash', () => {
       fs.writeFileSync(file, Buffer.concat([Buffer.from('before\n'), bytes, Buffer.from('\n')]));
       expect(tailOf(file).hash).toBe(lineHash(bytes));
     }), { numRuns: 200 });
+  });
+});
+
+describe('settledTail', () => {
+  it('a line seen half written (the size read while another process wrote it) is read again once whole, not taken for a cut one', () => {
+    const file = path.join(tmp(), 'log');
+    fs.writeFileSync(file, 'first\nsecond line\n');
+    const fd = fs.openSync(file, 'r');
+    try {
+      expect(settledTail(fd, 9)).toEqual({ hash: lineHash(Buffer.from('second line')), terminated: true, size: 18 });
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
+  it('a line that stays cut short is kept as such', () => {
+    const file = path.join(tmp(), 'log');
+    fs.writeFileSync(file, 'first\nsec');
+    const fd = fs.openSync(file, 'r');
+    try {
+      expect(settledTail(fd, 9)).toEqual({ hash: lineHash(Buffer.from('sec')), terminated: false, size: 9 });
+    } finally {
+      fs.closeSync(fd);
+    }
   });
 });
 
@@ -304,6 +328,99 @@ describe('appendDecisionRecord', () => {
     fs.utimesSync(lock, old, old);
     expect(appendDecisionRecord('decisions.jsonl', dir, record(1))).toMatchObject({ code: 'log-lock' });
     expect(fs.statSync(lock).isDirectory()).toBe(true);
+  });
+});
+
+describe('taking over a lock', () => {
+  const host = os.hostname();
+  async function deadPid(): Promise<number> {
+    const child = spawn(process.execPath, ['-e', '']);
+    const pid = child.pid as number;
+    await new Promise((resolve) => child.on('exit', resolve));
+    return pid;
+  }
+
+  it('a lock judged dead, then released and made anew by a live holder before the takeover, is left to that holder', async () => {
+    const lock = lockPathOf(path.join(tmp(), 'decisions.jsonl'));
+    fs.symlinkSync(`${await deadPid()} ${host} gone0001`, lock);
+    const live = `${process.pid} ${host} live0002`;
+    let calls = 0;
+    // The clock is read once as the wait starts, once as the dead lock is found, and once as
+    // the takeover looks again: in between, its holder released it and another runner took it
+    // (the same inode number may come back: only the text tells the two apart).
+    const now = () => {
+      if (++calls === 3) {
+        fs.unlinkSync(lock);
+        fs.symlinkSync(live, lock);
+      }
+      return Date.now();
+    };
+    const got = acquireLogLock(lock, { now, waitMs: 40, maxWaitMs: 40 });
+    expect(got.held).toBe(false);
+    expect(fs.readlinkSync(lock)).toBe(live);
+    expect(fs.readdirSync(path.dirname(lock))).toEqual([path.basename(lock)]);
+  });
+
+  it('one takeover at a time: while another runner is taking over, a dead lock is waited for, then taken', async () => {
+    const lock = lockPathOf(path.join(tmp(), 'decisions.jsonl'));
+    fs.symlinkSync(`${await deadPid()} ${host} gone0003`, lock);
+    fs.symlinkSync(`${process.pid} ${host} brk00004`, `${lock}.break`);
+    expect(acquireLogLock(lock, { waitMs: 40, maxWaitMs: 40 }).held).toBe(false);
+    expect(fs.readlinkSync(lock)).toMatch(/ gone0003$/);
+    // The runner taking over died: its takeover lock is cleared, and the dead lock taken.
+    fs.unlinkSync(`${lock}.break`);
+    fs.symlinkSync(`${await deadPid()} ${host} brk00005`, `${lock}.break`);
+    const got = acquireLogLock(lock, { waitMs: 200 });
+    expect(got.held).toBe(true);
+    got.release();
+    expect(fs.readdirSync(path.dirname(lock))).toEqual([]);
+  });
+
+  it('a live holder on this host is not taken over for its age until LOCK_HUNG_MS', () => {
+    const lock = lockPathOf(path.join(tmp(), 'decisions.jsonl'));
+    fs.symlinkSync(`${process.pid} ${host} slow0006`, lock);
+    const old = new Date(Date.now() - 10_000);
+    fs.lutimesSync(lock, old, old);
+    expect(acquireLogLock(lock, { waitMs: 30 }).held).toBe(false);
+    const got = acquireLogLock(lock, { waitMs: 30, hungMs: 5000 });
+    expect(got.held).toBe(true);
+    got.release();
+  });
+
+  it('tryLogLock never waits: a live holder\'s lock is reported at once', () => {
+    const lock = lockPathOf(path.join(tmp(), 'decisions.jsonl'));
+    const first = acquireLogLock(lock);
+    const started = Date.now();
+    const second = tryLogLock(lock);
+    expect(Date.now() - started).toBeLessThan(20);
+    expect(second).toMatchObject({ held: false, why: `${lock} is held` });
+    first.release();
+    const third = tryLogLock(lock);
+    expect(third.held).toBe(true);
+    third.release();
+  });
+
+  it('a lock that keeps changing hands is waited for past waitMs: the queue moves', async () => {
+    const dir = tmp();
+    const lock = lockPathOf(path.join(dir, 'decisions.jsonl'));
+    // Another process hands the lock on every 20 ms for 600 ms (a new holder's text renamed over
+    // the last, so it is never free in between), then lets it go.
+    const holder = spawn(process.execPath, ['-e', `
+      const fs = require('fs'); const lock = ${JSON.stringify(lock)}; const host = require('os').hostname(); let n = 0;
+      const hand = () => { fs.symlinkSync(process.pid + ' ' + host + ' h' + n, lock + '.next'); fs.renameSync(lock + '.next', lock); };
+      hand();
+      console.log('on');
+      const t = setInterval(() => { if (++n > 30) { clearInterval(t); fs.unlinkSync(lock); return; } hand(); }, 20);
+    `], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    const started = Date.now();
+    const got = acquireLogLock(lock, { waitMs: 100, maxWaitMs: 5000 });
+    const waited = Date.now() - started;
+    holder.kill();
+    expect(got.held).toBe(true);
+    got.release();
+    expect(waited).toBeGreaterThan(300);
+    expect(waited).toBeLessThan(5000);
   });
 });
 

@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import { sha256 } from '../../decision-log/sha256';
 import { lastLinePathOf, openLastLine, type LastLineFile } from './last-line';
 import { acquireLogLock, type LogLockOptions } from './lock';
-import { lastLineHash } from './tail';
+import { settledTail } from './tail';
 
 export interface ChainedAppendResult {
   /** The `prev` the line was given. */
@@ -38,11 +38,11 @@ export function appendChainedLine(fd: number, logPath: string, object: string, o
   try {
     const before = fs.fstatSync(fd, { bigint: true });
     const known = last?.hashFor(before);
-    const tail = known ? { hash: known, terminated: true } : lastLineHash(fd, Number(before.size));
+    const tail = known ? { hash: known, terminated: true, size: Number(before.size) } : settledTail(fd, Number(before.size));
     const ending = Buffer.from(`${tail.hash}"}`, 'latin1');
     const bytes = Buffer.concat([tail.terminated ? Buffer.alloc(0) : Buffer.from('\n'), head, ending, Buffer.from('\n')]);
     for (let written = 0; written < bytes.length;) written += fs.writeSync(fd, bytes, written, bytes.length - written);
-    if (last) rememberLine(fd, last, before.size + BigInt(bytes.length), begun.update(ending).hex());
+    if (last) rememberLine(fd, last, BigInt(tail.size + bytes.length), begun.update(ending).hex());
     return lock.held ? { prev: tail.hash } : { prev: tail.hash, unlocked: lock.why };
   } finally {
     last?.close();

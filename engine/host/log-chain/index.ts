@@ -5,7 +5,7 @@
  */
 export { appendChainedLine, lockPathOf, type ChainedAppendResult } from './append';
 export { lastLinePathOf } from './last-line';
-export { acquireLogLock, LOCK_STALE_MS, LOCK_WAIT_MS, type LogLock, type LogLockOptions } from './lock';
+export { acquireLogLock, tryLogLock, LOCK_HUNG_MS, LOCK_MAX_WAIT_MS, LOCK_STALE_MS, LOCK_WAIT_MS, type LogLock, type LogLockOptions } from './lock';
 export { LogReadError, readDecisionLog, verifyDecisionLog, type DecisionLogRead, type LoggedDecision } from './read';
 export { GENESIS, lineHash } from '../../decision-log/chain';
 export type { DecisionLogFilter } from '../../decision-log/filter';

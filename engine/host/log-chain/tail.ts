@@ -4,6 +4,7 @@
  * reading further back and hashed in chunks, so memory stays bounded.
  * The hash is the runner's own SHA-256 (sha256.ts says why not node:crypto).
  */
+import * as fs from 'fs';
 import { sha256 } from '../../decision-log/sha256';
 import { readAt } from '../regular-file';
 import { GENESIS } from '../../decision-log/chain';
@@ -44,5 +45,31 @@ export function lastLineHash(fd: number, size: number): LogTail {
   const hash = sha256();
   for (let at = start; at < end; at += CHUNK_BYTES) hash.update(readAt(fd, at, Math.min(CHUNK_BYTES, end - at)));
   return { hash: hash.hex(), terminated };
+}
+
+/** How long an unterminated last line is watched for the rest of a write another appender is making. */
+const SETTLE_MS = 1;
+const SETTLE_READS = 20;
+
+/**
+ * lastLineHash, for a log another process may be appending to without the lock (one that
+ * gave up waiting): a line it is writing shows half written (the size grows page by page),
+ * and taken for a line cut short it would get a new line of its own after it. An
+ * unterminated end is read again while the size moves, and kept only once it has stayed for
+ * SETTLE_MS. Returns the tail and the size it is of.
+ * @example settledTail(fd, size) // { hash: '9c1e…', terminated: true, size: 4242 }
+ */
+export function settledTail(fd: number, size: number): LogTail & { size: number } {
+  let at = size;
+  let tail = lastLineHash(fd, at);
+  for (let reads = 1; !tail.terminated && reads < SETTLE_READS; reads++) {
+    const until = Date.now() + SETTLE_MS;
+    let now = at;
+    while (now === at && Date.now() <= until) now = Number(fs.fstatSync(fd).size);
+    if (now === at) break;
+    at = now;
+    tail = lastLineHash(fd, at);
+  }
+  return { ...tail, size: at };
 }
 

@@ -5,6 +5,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { processAlive } from '../process-alive';
+
+export { processAlive } from '../process-alive';
 
 /** The drainer touches the lock this often while it runs. */
 export const HEARTBEAT_MS = 2000;
@@ -84,25 +87,5 @@ export function releaseLock(folder: string): void {
     if (fs.readFileSync(lock, 'utf8') === String(process.pid)) fs.unlinkSync(lock);
   } catch {
     // Already gone.
-  }
-}
-
-/**
- * True when a process with this pid exists (one of another user's counts).
- * @example processAlive(process.pid) // true
- */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A killed drainer whose parent (the runner, gone) left it to an init that does not reap
-  // is a zombie: it answers signal 0 but holds nothing. Linux says so in /proc.
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
   }
 }
