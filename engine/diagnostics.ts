@@ -73,6 +73,7 @@ export const DIAGNOSTIC_CODES = {
   'policy-config-ignored': { severity: 'warning', title: '$POLICY_CONFIG names other policy files, and the team\'s policy does not let it replace it: the team\'s policy decides' },
   'cache-error': { severity: 'warning', title: 'The compiled-policy cache could not be read or written' },
   'log-error': { severity: 'warning', title: 'The decision log could not be written' },
+  'log-notice': { severity: 'warning', title: 'The decision log had lost lines at its end, or what was at its path was set aside and a new log begun: a notice line says so in the log' },
   'log-lock': { severity: 'warning', title: 'A record was appended to the decision log without its lock (held too long by another process), so the hash chain may fork' },
   'log-chain-broken': { severity: 'error', title: 'The decision log\'s hash chain is broken: a line was edited, removed, inserted, moved, cut short or garbled' },
   'memory-error': { severity: 'warning', title: 'The memory store could not be written or read' },

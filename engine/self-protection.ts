@@ -101,9 +101,11 @@ export function guardedFiles(policy: CompiledPolicy, facts: SelfProtectionFacts)
   if (store) globs.push(folder(store.startsWith('/') ? store : `${facts.projectRoot.replace(/\/+$/, '')}/${store.replace(/^(\.\/)+/, '')}`));
   if (policy.settings.log.file) {
     const log = policy.settings.log.file.startsWith('/') ? policy.settings.log.file : `${facts.projectRoot}/${policy.settings.log.file}`;
-    // And the lock its hash chain is appended under (a lock kept fresh would slow every append:
-    // log-chain/lock.ts), and the last line's hash beside it (log-chain/last-line.ts).
-    globs.push(inProject(log), inProject(`${log}.lock`), inProject(`${log}.last`));
+    // And the lock its hash chain is appended under and the one its takeovers go under (a
+    // lock kept fresh would slow every append: log-chain/lock.ts), the last line's hash and
+    // the log's end beside it (log-chain/last-line.ts), and what was set aside from the
+    // log's path (a log that had a second name: verify checks it still holds its lines).
+    globs.push(inProject(log), inProject(`${log}.lock`), inProject(`${log}.lock.break`), inProject(`${log}.last`), `${inProject(log)}.set-aside-*`, `${inProject(`${log}.last`)}.set-aside-*`);
   }
   if (facts.home) globs.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
   if (facts.managedDir) globs.push(folder(facts.managedDir));

@@ -13,8 +13,9 @@ import { sendWebhook, type SendWebhookOptions } from './webhook';
 import { webhookEnvProblem } from './webhook-headers';
 import { isoTime } from './iso-time';
 import { loggedCommand } from './logged-command';
-import { openLogForAppend } from './log-file';
+import { LogRefusedError, openLogForAppend } from './log-file';
 import { appendChainedLine } from './log-chain/append';
+import { noticeText } from '../decision-log/notice';
 import { exportDecision, otlpTarget } from './otlp/enqueue';
 import { redactPatterns, redactRecord, redactText } from './redact';
 import { renderWebhookBody } from '../render/webhook-body';
@@ -61,25 +62,33 @@ export function buildDecisionRecord(decision: Decision, event: HookEvent, policy
  * Appends one record to the JSONL file (relative paths are under the project root;
  * missing folders are created), chained: the line carries `prev`, the hash of the line
  * before it (log-chain/, under a lock beside the log), and `record.prev` is set to it so
- * that exports made after it carry the same link. Returns a `log-error` warning instead
- * of throwing, also when the path is not a plain file of the project (a FIFO, a symlink,
- * a hard link); `log-lock` when the line was appended without the lock.
+ * that exports made after it carry the same link. What is at the log's path when it is not
+ * a plain file of one link (a FIFO, a symlink, a second name) is set aside and a new log
+ * begun (never followed, never written): a `log-notice` warning says so, as it does when
+ * the log had lost lines at its end. Returns a `log-error` warning instead of throwing (a
+ * folder leading out of the project, a file that cannot be written); `log-lock` when the
+ * line was appended without the lock.
  */
 export function appendDecisionRecord(file: string, projectRoot: string, record: DecisionRecord): Diagnostic | null {
   const target = path.resolve(projectRoot, file);
+  let fd: number | null = null;
   try {
-    // Never blocks, follows no symlink, appends only to a regular file of the project (log-file.ts).
-    const fd = openLogForAppend(target, projectRoot, { readable: true });
     try {
-      const { prev: _unchained, ...unchained } = record;
-      const { prev, unlocked } = appendChainedLine(fd, target, JSON.stringify(unchained));
-      record.prev = prev;
-      return unlocked ? diagnostic('log-lock', `appended without the decision log's lock: ${unlocked}`, { file: target }) : null;
-    } finally {
-      fs.closeSync(fd);
+      // Never blocks, follows no symlink, appends only to a regular file of the project (log-file.ts).
+      fd = openLogForAppend(target, projectRoot, { readable: true, keepLinked: true });
+    } catch (e) {
+      // What is at the path is set aside under the lock; a folder leading out is refused here.
+      if (!(e instanceof LogRefusedError) || e.atPath === null) throw e;
     }
+    const { prev: _unchained, ...unchained } = record;
+    const { prev, unlocked, notices } = appendChainedLine(fd, target, JSON.stringify(unchained), { projectRoot });
+    record.prev = prev;
+    if (unlocked) return diagnostic('log-lock', `appended without the decision log's lock: ${unlocked}`, { file: target });
+    return notices.length > 0 ? diagnostic('log-notice', notices.map(noticeText).join('; '), { file: target }) : null;
   } catch (e) {
     return diagnostic('log-error', `cannot write the decision log: ${(e as Error).message}`, { file: target });
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
   }
 }
 

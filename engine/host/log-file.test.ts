@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { LogRefusedError, openLogForAppend } from './log-file';
+import { LogRefusedError, openLogForAppend, setAsideAtPath } from './log-file';
 
 let tmp: string;
 beforeEach(() => {
@@ -50,7 +50,19 @@ it('appends outside the project when the policy names such a file, but never thr
   expect(() => openLogForAppend(path.join(tmp, 'alias.jsonl'), root)).toThrow(LogRefusedError);
 });
 
-it('refuses a folder, with the open\'s own error', () => {
+it('refuses a folder as what is at the path (to be set aside)', () => {
   fs.mkdirSync(path.join(tmp, 'log.jsonl'));
-  expect(() => openLogForAppend(path.join(tmp, 'log.jsonl'), tmp)).toThrow(/EISDIR/);
+  expect(() => openLogForAppend(path.join(tmp, 'log.jsonl'), tmp)).toThrow(expect.objectContaining({ name: 'LogRefusedError', atPath: 'a folder' }));
+});
+
+it('setAsideAtPath renames whatever is at the path beside it, following nothing', () => {
+  const target = path.join(tmp, 'outside.txt');
+  fs.writeFileSync(target, 'keep');
+  fs.symlinkSync(target, path.join(tmp, 'log.jsonl'));
+  const aside = setAsideAtPath(path.join(tmp, 'log.jsonl'));
+  expect(aside).toMatch(/^log\.jsonl\.set-aside-\d{8}T\d{6}Z-[0-9a-z]+$/);
+  expect(fs.readlinkSync(path.join(tmp, aside as string))).toBe(target);
+  expect(fs.existsSync(path.join(tmp, 'log.jsonl'))).toBe(false);
+  expect(fs.readFileSync(target, 'utf8')).toBe('keep');
+  expect(setAsideAtPath(path.join(tmp, 'log.jsonl'))).toBeNull();
 });

@@ -5,6 +5,10 @@
  * folder symlink leading out of the project. The log is opened non-blocking, without
  * following a symlink as its last component, and used only when it is a regular file with
  * one link, in a folder that stays inside the project.
+ *
+ * What is at the path itself (a symlink, a FIFO, a device, a folder, a second name of the
+ * log) can be set aside: renamed beside it, never followed, opened or removed, so that the
+ * records go on into a new file (the decision log's appender and the memory journal do).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -21,13 +25,23 @@ const READ_APPEND = O_RDWR | O_APPEND | O_CREAT | O_NONBLOCK | O_NOFOLLOW;
 export interface OpenLogOptions {
   /** Open for reading too (positional reads; writes still go to the end). */
   readable?: boolean;
+  /** Return a regular file with other hard links too: the caller sets it aside (its nlink says so). */
+  keepLinked?: boolean;
 }
 
 /** What is at the log's path is not a file the runner will append to. */
 export class LogRefusedError extends Error {
-  constructor(message: string) {
+  /**
+   * What is at the path, when it is the path itself that is wrong (a symlink, a FIFO, a
+   * folder, a file with other names) and setting it aside would let a new log begin; null
+   * when it is a folder on the way (leading out of the project).
+   */
+  readonly atPath: string | null;
+
+  constructor(message: string, atPath: string | null = null) {
     super(message);
     this.name = 'LogRefusedError';
+    this.atPath = atPath;
   }
 }
 
@@ -50,8 +64,9 @@ export function openLogForAppend(target: string, projectRoot: string, options: O
   } catch (e) {
     if (e instanceof LogRefusedError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK') throw new LogRefusedError(`${target} is a symbolic link; the log does not follow one`);
-    if (code === 'ENXIO') throw new LogRefusedError(`${target} is not a regular file (a FIFO or a socket)`);
+    if (code === 'ELOOP' || code === 'EMLINK') throw new LogRefusedError(`${target} is a symbolic link; the log does not follow one`, 'a symbolic link');
+    if (code === 'ENXIO') throw new LogRefusedError(`${target} is not a regular file (a FIFO or a socket)`, 'a FIFO or a socket');
+    if (code === 'EISDIR') throw new LogRefusedError(`${target} is not a regular file (a folder)`, 'a folder');
     if (code !== 'ENOENT') throw e;
     // The folder is made only when the first write finds it missing, and never through a
     // symlink out of the project (mkdir would follow it).
@@ -61,14 +76,32 @@ export function openLogForAppend(target: string, projectRoot: string, options: O
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new LogRefusedError(`${target} is not a regular file (${kind(stat)})`);
-    if (stat.nlink > 1) throw new LogRefusedError(`${target} has ${stat.nlink} hard links; the log must be a file of its own`);
+    if (!stat.isFile()) throw new LogRefusedError(`${target} is not a regular file (${kind(stat)})`, kind(stat));
+    if (stat.nlink > 1 && !options.keepLinked) throw new LogRefusedError(`${target} has ${stat.nlink} hard links; the log must be a file of its own`, `a file with ${stat.nlink} links`);
     if (inProject) checkFolder(folder, projectRoot);
     return fd;
   } catch (e) {
     fs.closeSync(fd);
     throw e;
   }
+}
+
+/**
+ * Renames what is at `target` to `<target>.set-aside-<time>-<nonce>` beside it, whatever
+ * it is (nothing is followed, opened or removed); returns the new name (a base name), or
+ * null when nothing was there any more. Throws the rename's other errors.
+ * @example setAsideAtPath('/p/.claude/decisions.jsonl') // 'decisions.jsonl.set-aside-20260115T100000Z-k3j9x2'
+ */
+export function setAsideAtPath(target: string): string | null {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
+  const name = `${path.basename(target)}.set-aside-${stamp}-${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    fs.renameSync(target, path.join(path.dirname(target), name));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  return name;
 }
 
 /** Throws when `folder`'s real path leaves the project (a symlinked folder on the way). */

@@ -42,6 +42,7 @@ const NOT_CHECKED: Record<string, string> = {
   'cache-error': 'the cache folder on disk; the section has no example',
   'log-error': 'the decision log on disk; the section has no example',
   'log-lock': 'a lock file held by another process; engine/host/log-chain/append.test.ts produces it',
+  'log-notice': 'a decision log on disk given a second name; test/robustness/log-integrity.test.ts produces the message',
   'log-chain-broken': 'a decision log on disk; test/e2e/log-cli.test.ts runs the example',
   'memory-error': 'the memory store\'s folder on disk; test/e2e/memory-runner.test.ts and memory-cli.test.ts produce it',
   'memory-unavailable': 'better-sqlite3 missing or not built; test/e2e/memory-runner.test.ts and memory-cli.test.ts produce it (HOOKPOLICY_NO_SQLITE=1)',

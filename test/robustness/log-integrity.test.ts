@@ -2,15 +2,19 @@
  * The decision log's path is in the project, where the confined agent can write: it can
  * remove the log and put a FIFO there (an open for writing waits for a reader: the runner
  * hung 75-90 s before answering), a symlink or a hard link to a file of the user's outside
- * the project (each record would be appended to it), or a symlinked folder. The answer
- * never waits on the log, nothing outside the project is written, and a refused log costs
- * a log-error warning, never the decision.
+ * the project (each record would be appended to it), a second name for the log itself (the
+ * runner refused it, and every later decision went unrecorded; emptying the log through it
+ * still verified as intact), or a symlinked folder. The answer never waits on the log,
+ * nothing outside the project is written or followed, what is at the log's path is set aside
+ * and a new log begun with a notice (log-notice), a folder leading out costs a log-error
+ * warning, never the decision, and `policy log verify` reports every loss at the end.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensureBuilt, makeSandbox, responseProblems, spawnHook, type Sandbox } from '../support/hook-process';
+import { runCli } from '../support/run-cli';
 
 beforeAll(() => ensureBuilt(), 120_000);
 
@@ -43,18 +47,44 @@ async function expectRefused(why: RegExp): Promise<void> {
   expect(r.stderr).toMatch(why);
 }
 
+/**
+ * Runs the Stop event: the decision came, unchanged, at once; what was at the log's path was
+ * set aside (`why`), and a new log holds the notice and this decision's record.
+ */
+async function expectSetAside(why: string): Promise<string> {
+  const start = Date.now();
+  const r = await spawnHook(STOP, { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 15_000 });
+  expect(r.signal).toBeNull();
+  expect(Date.now() - start).toBeLessThan(5000);
+  expect(responseProblems(r)).toEqual([]);
+  expect(r.stdout).toBe(BLOCK);
+  expect(r.stderr).toMatch(/^hookpolicy: \S+decisions\.jsonl: warning log-notice: /);
+  expect(r.stderr).toContain(`what was at the log's path (${why}) was set aside as decisions.jsonl.set-aside-`);
+  const log = fs.readFileSync(box.file('logs/decisions.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(log.map((l) => [l.event, l.session_id])).toEqual([['LogNotice', null], ['Stop', 's-1']]);
+  const aside = fs.readdirSync(box.file('logs')).filter((n) => n.startsWith('decisions.jsonl.set-aside-'));
+  expect(aside).toHaveLength(1);
+  return box.file(`logs/${aside[0]}`);
+}
+
+function verify(): { code: number | null; report: { breaks: Array<{ line: number; kind: string }> } } {
+  const run = runCli(['log', 'verify', '--json'], { cwd: box.dir, env: { HOOKPOLICY_CACHE_DIR: box.cacheDir } });
+  return { code: run.code, report: JSON.parse(run.stdout) as { breaks: Array<{ line: number; kind: string }> } };
+}
+
 posix('a decision log the agent replaced', () => {
-  it('a FIFO with no reader: answered at once, not after the open gives up', async () => {
+  it('a FIFO with no reader: answered at once, set aside unopened, the decision recorded in a new log', async () => {
     execFileSync('mkfifo', [box.file('logs/decisions.jsonl')]);
-    await expectRefused(/not a regular file/);
+    const aside = await expectSetAside('a FIFO');
+    expect(fs.lstatSync(aside).isFIFO()).toBe(true);
   }, 20_000);
 
-  it('a FIFO someone holds open for reading: refused, nothing written into it', async () => {
+  it('a FIFO someone holds open for reading: set aside, nothing written into it', async () => {
     execFileSync('mkfifo', [box.file('logs/decisions.jsonl')]);
     // O_RDWR opens a FIFO at once on Linux and macOS: the runner then finds a reader.
     const held = fs.openSync(box.file('logs/decisions.jsonl'), fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
     try {
-      await expectRefused(/not a regular file \(a FIFO\)/);
+      await expectSetAside('a FIFO');
       expect(() => fs.readSync(held, Buffer.alloc(64))).toThrow(/EAGAIN/);
     } finally {
       fs.closeSync(held);
@@ -65,24 +95,49 @@ posix('a decision log the agent replaced', () => {
     const target = path.join(outside, 'bashrc');
     fs.writeFileSync(target, 'alias ll="ls -l"\n');
     fs.symlinkSync(target, box.file('logs/decisions.jsonl'));
-    await expectRefused(/is a symbolic link/);
+    const aside = await expectSetAside('a symbolic link');
+    expect(fs.readlinkSync(aside)).toBe(target);
     expect(fs.readFileSync(target, 'utf8')).toBe('alias ll="ls -l"\n');
   }, 20_000);
 
   it('a dangling symlink: no file is created where it points', async () => {
     const target = path.join(outside, 'created-by-the-log');
     fs.symlinkSync(target, box.file('logs/decisions.jsonl'));
-    await expectRefused(/is a symbolic link/);
+    await expectSetAside('a symbolic link');
     expect(fs.existsSync(target)).toBe(false);
   }, 20_000);
 
-  it('a hard link to a file outside the project: refused, the file unchanged', async () => {
+  it('a hard link to a file outside the project: the file neither written nor copied into the log', async () => {
     const target = path.join(outside, 'profile');
     fs.writeFileSync(target, 'export PATH=$PATH\n');
     fs.linkSync(target, box.file('logs/decisions.jsonl'));
-    await expectRefused(/has 2 hard links/);
+    await expectSetAside('a file with 2 links: another name was made for it');
     expect(fs.readFileSync(target, 'utf8')).toBe('export PATH=$PATH\n');
   }, 20_000);
+
+  it('a second name made for the log: later decisions are still recorded, and emptying it through that name shows in verify', async () => {
+    expect((await spawnHook(STOP, { projectDir: box.dir, cacheDir: box.cacheDir })).stderr).toBe('');
+    fs.linkSync(box.file('logs/decisions.jsonl'), box.file('src-p.jsonl'));
+    fs.writeFileSync(box.file('src-p.jsonl'), '');
+    // Before the next decision: the log is empty, and its appender had left a line there.
+    expect(verify()).toMatchObject({ code: 1, report: { breaks: [{ kind: 'cut' }] } });
+    await expectSetAside('a file with 2 links: another name was made for it');
+    expect(verify()).toMatchObject({ code: 1, report: { breaks: [{ line: 1, kind: 'cut' }] } });
+    // And the next decisions go on into the new log, chained.
+    expect((await spawnHook(STOP, { projectDir: box.dir, cacheDir: box.cacheDir })).stderr).toBe('');
+    expect(fs.readFileSync(box.file('logs/decisions.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(3);
+  }, 30_000);
+
+  it('lines removed from the end of the log: verify reports it before and after the next decision', async () => {
+    for (let i = 0; i < 3; i++) expect((await spawnHook(STOP, { projectDir: box.dir, cacheDir: box.cacheDir })).stderr).toBe('');
+    expect(verify()).toMatchObject({ code: 0, report: { breaks: [] } });
+    const text = fs.readFileSync(box.file('logs/decisions.jsonl'), 'utf8');
+    fs.writeFileSync(box.file('logs/decisions.jsonl'), text.slice(0, text.indexOf('\n') + 1));
+    expect(verify()).toMatchObject({ code: 1, report: { breaks: [{ line: 1, kind: 'cut' }] } });
+    const r = await spawnHook(STOP, { projectDir: box.dir, cacheDir: box.cacheDir });
+    expect(r.stderr).toMatch(/warning log-notice: the log had lost lines at its end/);
+    expect(verify()).toMatchObject({ code: 1, report: { breaks: [{ line: 2, kind: 'cut' }] } });
+  }, 30_000);
 
   it('the log folder a symlink out of the project: nothing written there', async () => {
     fs.rmdirSync(box.file('logs'));

@@ -49,6 +49,8 @@ describe('self-protection through the runner', () => {
     ['the decision log', '.claude/decisions.jsonl'],
     ['the decision log\'s lock', '.claude/decisions.jsonl.lock'],
     ['the decision log\'s last-line hash', '.claude/decisions.jsonl.last'],
+    ['the decision log\'s takeover lock', '.claude/decisions.jsonl.lock.break'],
+    ['a decision log set aside', '.claude/decisions.jsonl.set-aside-20260115T100000Z-k3j9x2'],
     ['the installed package', 'node_modules/hookpolicy/dist/hook.cjs'],
     ['the memory store\'s journal', '.claude/hookpolicy/memory/journal.jsonl'],
     ['the memory store\'s index', '.claude/hookpolicy/memory/index.db'],

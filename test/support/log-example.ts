@@ -41,13 +41,21 @@ export function chainLines(records: readonly object[], start = GENESIS): string[
 }
 
 /**
- * A fresh example project (real path) with the chained log; `lines` default to the example's.
+ * A fresh example project (real path) with the chained log; `lines` default to the
+ * example's. Beside it, `decisions.jsonl.last` as the runner leaves it after the last line
+ * (the log's inode, size and ctime, and that line's hash), unless there are no lines.
  * @example const dir = logExample(); runCli(['log'], { cwd: dir })
  */
 export function logExample(lines: string[] = chainLines(LOG_EXAMPLE_RECORDS)): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-log-example-')));
   fs.mkdirSync(path.join(dir, '.claude'));
   fs.writeFileSync(path.join(dir, '.claude', 'policies.yaml'), LOG_EXAMPLE_POLICY);
-  fs.writeFileSync(path.join(dir, '.claude', 'decisions.jsonl'), lines.map((l) => `${l}\n`).join(''));
+  const log = path.join(dir, '.claude', 'decisions.jsonl');
+  fs.writeFileSync(log, lines.map((l) => `${l}\n`).join(''));
+  if (lines.length > 0) {
+    const st = fs.statSync(log, { bigint: true });
+    const stamp = [st.ino, st.size, st.ctimeNs].map((n) => String(n).padStart(20, '0')).join(' ');
+    fs.writeFileSync(`${log}.last`, `${stamp} ${lineHash(Buffer.from(lines[lines.length - 1]))}\n`);
+  }
   return dir;
 }

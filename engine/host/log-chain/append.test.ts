@@ -154,27 +154,22 @@ describe('the last line\'s hash beside the log', () => {
   });
 
   it.each([
-    ['a symlink', (at: string, outside: string) => fs.symlinkSync(outside, at)],
-    ['a hard link', (at: string, outside: string) => fs.linkSync(outside, at)],
-  ])('%s planted at its path is neither followed nor written; the chain still holds', (_name, plant) => {
+    ['a symlink', 'a symbolic link', (at: string, outside: string) => fs.symlinkSync(outside, at)],
+    ['a hard link', 'a file with 2 links', (at: string, outside: string) => fs.linkSync(outside, at)],
+    ['a FIFO', 'a FIFO', (at: string) => execFileSync('mkfifo', [at])],
+  ])('%s planted at its path is neither followed, written nor waited on: set aside, noted, and the chain goes on', (_name, why, plant) => {
     const dir = tmp();
     const outside = path.join(tmp(), 'bashrc');
     fs.writeFileSync(outside, 'export PATH=/usr/bin\n');
     const file = path.join(dir, 'decisions.jsonl');
     plant(lastLinePathOf(file), outside);
-    appendDecisionRecord('decisions.jsonl', dir, record(1));
-    appendDecisionRecord('decisions.jsonl', dir, record(2));
+    expect(appendDecisionRecord('decisions.jsonl', dir, record(1))).toMatchObject({ code: 'log-notice', message: expect.stringContaining(`decisions.jsonl.last was ${why}, set aside as decisions.jsonl.last.set-aside-`) });
+    expect(appendDecisionRecord('decisions.jsonl', dir, record(2))).toBeNull();
     expect(fs.readFileSync(outside, 'utf8')).toBe('export PATH=/usr/bin\n');
-    expect(verifyFile(file)).toMatchObject({ lines: 2, breaks: [] });
-  });
-
-  it('a FIFO planted at its path does not hold the runner', () => {
-    const dir = tmp();
-    const file = path.join(dir, 'decisions.jsonl');
-    execFileSync('mkfifo', [lastLinePathOf(file)]);
-    expect(appendDecisionRecord('decisions.jsonl', dir, record(1))).toBeNull();
-    appendDecisionRecord('decisions.jsonl', dir, record(2));
-    expect(verifyFile(file)).toMatchObject({ lines: 2, breaks: [] });
+    expect(fs.lstatSync(lastLinePathOf(file)).isFile()).toBe(true);
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('decisions.jsonl.last.set-aside-'))).toHaveLength(1);
+    // The notice, then the two records: verify reports that the end could not be checked before line 1.
+    expect(verifyFile(file)).toMatchObject({ lines: 3, breaks: [{ line: 1, kind: 'end-unchecked' }] });
   });
 });
 
@@ -217,11 +212,11 @@ describe('appendDecisionRecord', () => {
     fs.writeFileSync(lockPathOf(file), `${process.pid} ${os.hostname()}`);
     const started = Date.now();
     const fd = fs.openSync(file, 'a+');
-    const result = appendChainedLine(fd, file, JSON.stringify(record(1)), { waitMs: 150 });
+    const result = appendChainedLine(fd, file, JSON.stringify(record(1)), { waitMs: 150, projectRoot: dir });
     fs.closeSync(fd);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(result).toEqual({ prev: GENESIS, unlocked: expect.stringMatching(/decisions\.jsonl\.lock was held for longer than 150 ms$/) });
+    expect(result).toEqual({ prev: GENESIS, unlocked: expect.stringMatching(/decisions\.jsonl\.lock was held for longer than 150 ms$/), notices: [] });
     expect(fs.existsSync(lockPathOf(file))).toBe(true);
     expect(verifyFile(file).breaks).toEqual([]);
   });

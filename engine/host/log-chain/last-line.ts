@@ -6,12 +6,17 @@
  * has that stamp, nothing was written to it since (any write moves its ctime), so the
  * hash names its last line.
  *
- * Anything else (no file, another stamp, a malformed file, a symlink, a FIFO, a hard link
- * planted at the path) means the tail is hashed from the log itself, as without the file.
- * A wrong hash planted there gives the next line a wrong `prev`: `policy log verify` then
- * reports a break, as it would for a changed line.
+ * Anything else (no file, another stamp, a malformed file) means the tail is hashed from
+ * the log itself, as without the file. A wrong hash planted there gives the next line a
+ * wrong `prev`: `policy log verify` then reports a break, as it would for a changed line.
+ *
+ * It also keeps the log's end: the size and last line's hash the appender left, which the
+ * log must still hold (`policy log verify` checks it; the next appender writes a notice
+ * when it does not). A symlink, FIFO, folder or hard link planted at its path is never
+ * followed, read or written: openLastLine refuses it (the appender sets it aside).
  */
 import * as fs from 'fs';
+import type { LogEnd } from '../../decision-log/notice';
 
 /** Absent on Windows, where neither a FIFO nor a symlink can be planted this way. */
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
@@ -25,6 +30,11 @@ const RECORD = /^(\d{20} \d{20} \d{20}) ([0-9a-f]{64})\n$/;
 /** What the log is, as fstat with bigint times gives it. */
 export type LogStats = Pick<fs.BigIntStats, 'ino' | 'size' | 'ctimeNs'>;
 
+/** What the file says: the log's stamp right after its last line, and that line's hash. */
+export interface LastLineState extends LogStats {
+  hash: string;
+}
+
 /**
  * Where the last line's hash of the log at `logPath` is kept.
  * @example lastLinePathOf('/p/.claude/decisions.jsonl') // '/p/.claude/decisions.jsonl.last'
@@ -35,6 +45,8 @@ export function lastLinePathOf(logPath: string): string {
 
 /** The file beside the log, open for reading and rewriting; close() when done. */
 export interface LastLineFile {
+  /** What it holds; null when it is empty or malformed. */
+  state(): LastLineState | null;
   /** The hash of the log's last line when the file names the log as it is, else null. */
   hashFor(log: LogStats): string | null;
   /** Records `hash` as the last line's of the log as it is. Throws when it cannot. */
@@ -42,35 +54,46 @@ export interface LastLineFile {
   close(): void;
 }
 
+/** Why the file at the path is not one the appender may use (a symlink, a FIFO, a second name...). */
+export class LastLineRefused {
+  constructor(readonly why: string) {}
+}
+
 /**
- * Opens (or makes) the file at `file`; null when it cannot be opened or is not a plain
- * file of one link (it is then left alone, neither read nor written).
- * @example const last = openLastLine('/p/.claude/decisions.jsonl.last'); last?.hashFor(fs.fstatSync(fd, { bigint: true })) // '9c1e…' or null
+ * Opens (or makes) the file at `file`: LastLineRefused when what is there is not a plain
+ * file of one link (it is then neither read nor written), null when it cannot be opened.
+ * @example const last = openLastLine('/p/.claude/decisions.jsonl.last'); last instanceof LastLineRefused ? … : last?.hashFor(fs.fstatSync(fd, { bigint: true }))
  */
-export function openLastLine(file: string): LastLineFile | null {
+export function openLastLine(file: string): LastLineFile | LastLineRefused | null {
   let fd: number;
   try {
     fd = fs.openSync(file, OPEN, 0o644);
-  } catch {
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') return new LastLineRefused('a symbolic link');
+    if (code === 'EISDIR') return new LastLineRefused('a folder');
+    if (code === 'ENXIO') return new LastLineRefused('a FIFO or a socket');
     return null;
   }
   try {
     const stat = fs.fstatSync(fd);
-    // A hard link would have the runner write into another file (one outside the project too).
-    if (!stat.isFile() || stat.nlink !== 1) {
+    // A hard link would have the runner write into another file (one outside the project
+    // too), and let whoever holds the other name rewrite the end the log is checked against.
+    const why = !stat.isFile() ? (stat.isFIFO() ? 'a FIFO' : 'not a regular file') : stat.nlink !== 1 ? `a file with ${stat.nlink} links` : null;
+    if (why !== null) {
       fs.closeSync(fd);
-      return null;
+      return new LastLineRefused(why);
     }
   } catch {
     fs.closeSync(fd);
     return null;
   }
+  const state = (): LastLineState | null => parseState(readRecord(fd));
   return {
+    state,
     hashFor(log) {
-      const bytes = Buffer.alloc(RECORD_BYTES + 1);
-      const n = fs.readSync(fd, bytes, 0, bytes.length, 0);
-      const found = RECORD.exec(bytes.toString('latin1', 0, n));
-      return found && found[1] === stamp(log) ? found[2] : null;
+      const found = state();
+      return found && found.ino === log.ino && found.size === log.size && found.ctimeNs === log.ctimeNs ? found.hash : null;
     },
     record(log, hash) {
       const text = `${stamp(log)} ${hash}\n`;
@@ -80,6 +103,49 @@ export function openLastLine(file: string): LastLineFile | null {
       fs.closeSync(fd);
     },
   };
+}
+
+/**
+ * The end the appender last left the log at, for `policy log verify`: null when there is
+ * no file; `{ problem }` when what is there is not the appender's own (a link, a FIFO, a
+ * second name, text it never writes). Read without the lock: a record being rewritten as
+ * it is read is read again.
+ * @example readLogEnd('/p/.claude/decisions.jsonl.last') // { end: { size: 4242, head: '9c1e…' } }
+ */
+export function readLogEnd(file: string): { end: LogEnd } | { problem: string } | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    return { problem: `${file} ${code === 'ELOOP' || code === 'EMLINK' ? 'is a symbolic link' : `cannot be read (${code})`}` };
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { problem: `${file} is not a regular file` };
+    if (stat.nlink !== 1) return { problem: `${file} has ${stat.nlink} links: another name can rewrite it` };
+    for (let tries = 0; tries < 3; tries++) {
+      const state = parseState(readRecord(fd));
+      if (state) return { end: { size: Number(state.size), head: state.hash } };
+    }
+    return { problem: `${file} does not hold what its appender writes` };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function readRecord(fd: number): string {
+  const bytes = Buffer.alloc(RECORD_BYTES + 1);
+  const n = fs.readSync(fd, bytes, 0, bytes.length, 0);
+  return bytes.toString('latin1', 0, n);
+}
+
+function parseState(text: string): LastLineState | null {
+  const found = RECORD.exec(text);
+  if (!found) return null;
+  const [ino, size, ctimeNs] = found[1].split(' ').map((n) => BigInt(n));
+  return { ino, size, ctimeNs, hash: found[2] };
 }
 
 function stamp(log: LogStats): string {

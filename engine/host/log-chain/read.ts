@@ -2,12 +2,16 @@
  * Reading a decision log for people: `policy log` lists its records, `policy log verify`
  * checks its chain, `policy report` draws it. The file is opened without blocking (a FIFO
  * planted where the log was must not hang the command) and must be a regular file.
+ * Verify also checks the log's end against the file its appender keeps beside it
+ * (last-line.ts), and the logs its notices say were set aside against what they held.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { splitLines } from '../../decision-log/chain';
 import { matchesFilter, type DecisionLogFilter, type FilterableRecord } from '../../decision-log/filter';
-import { verifyChain, type ChainReport, type VerifyChainOptions } from '../../decision-log/verify';
+import { verifyChain, type ChainReport, type SetAsideLog, type VerifyChainOptions } from '../../decision-log/verify';
+import { lineHash } from '../../decision-log/chain';
+import { lastLinePathOf, readLogEnd } from './last-line';
 import type { DecisionRecord } from '../decision-log';
 import { jsonObject } from '../../json-object';
 import { NotPlainFileError, openRegularFile } from '../regular-file';
@@ -65,12 +69,43 @@ export function readDecisionLog(file: string, filter: DecisionLogFilter = {}): D
 }
 
 /**
- * The chain report of a decision log (decision-log/verify.ts); null when the file does not exist.
+ * The chain report of a decision log (decision-log/verify.ts), its end checked against
+ * the file beside it; null when neither the log nor that file exists (a log that is gone
+ * while that file names its end reads as emptied).
  * @example verifyDecisionLog('/p/.claude/decisions.jsonl')?.breaks // []
  */
 export function verifyDecisionLog(file: string, options: VerifyChainOptions = {}): ChainReport | null {
+  // The end first: an appender writes the log, then this file, so the log read after it is at least as long.
+  const kept = readLogEnd(lastLinePathOf(file));
   const bytes = readLogBytes(file);
-  return bytes === null ? null : verifyChain(splitLines(bytes), options);
+  if (bytes === null && (kept === null || 'problem' in kept)) return null;
+  const end = kept === null ? {} : 'problem' in kept ? { endUnreadable: kept.problem } : { end: kept.end };
+  const report = verifyChain(splitLines(bytes ?? Buffer.alloc(0)), { ...options, ...end });
+  for (const aside of report.setAside ?? []) {
+    const problem = setAsideProblem(path.join(path.dirname(file), aside.file), aside);
+    if (problem) report.breaks.push({ line: aside.line, kind: 'set-aside-changed', message: problem });
+  }
+  report.breaks.sort((a, b) => a.line - b.line);
+  return report;
+}
+
+/**
+ * Why a log set aside no longer holds what it held when it was set aside (it is gone, or
+ * shorter, or its last line then is not there); null when it does, or when nothing of it
+ * was noted. Read as the log is (a regular file, never waited on).
+ */
+function setAsideProblem(file: string, aside: SetAsideLog): string | null {
+  if (aside.end === null || !/^[^/\\]+$/.test(aside.file)) return null;
+  let bytes: Buffer | null;
+  try {
+    bytes = readLogBytes(file);
+  } catch (e) {
+    return `the log set aside as ${aside.file} (line ${aside.line}) cannot be read: ${(e as Error).message}`;
+  }
+  if (bytes === null) return `the log set aside as ${aside.file} (line ${aside.line}) is gone`;
+  const { size, head } = aside.end;
+  const holds = splitLines(bytes).lines.some((line) => lineHash(line) === head);
+  return holds ? null : `the log set aside as ${aside.file} (line ${aside.line}) no longer holds its last line then (${size} bytes then, ${bytes.length} now): lines were removed from its end, or it was rewritten`;
 }
 
 /** The file's bytes; null when it does not exist. Throws LogReadError otherwise. */

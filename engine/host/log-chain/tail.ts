@@ -73,3 +73,33 @@ export function settledTail(fd: number, size: number): LogTail & { size: number 
   return { ...tail, size: at };
 }
 
+/** How far back from the end a line the appender left is looked for when it is not where it was left. */
+const FIND_BYTES = 256 * 1024;
+
+/**
+ * True when the log, `size` bytes long, still holds the line whose hash is `hash`: where it
+ * ended (`end`), or, when that line is not there (a line before it edited, lines appended
+ * after it without the lock), among the lines of its last FIND_BYTES.
+ * @example holdsLine(fd, 4242, 4242, '9c1e…') // true
+ */
+export function holdsLine(fd: number, size: number, end: number, hash: string): boolean {
+  if (end > 0 && end <= size) {
+    const at = lastLineHash(fd, end);
+    if (at.terminated && at.hash === hash) return true;
+  }
+  const start = Math.max(0, size - FIND_BYTES);
+  const bytes = readAt(fd, start, size - start);
+  // A window that starts inside a line begins at the next one.
+  let from = 0;
+  if (start > 0) {
+    const first = bytes.indexOf(0x0a);
+    if (first < 0) return false;
+    from = first + 1;
+  }
+  for (let nl = bytes.indexOf(0x0a, from); nl !== -1; nl = bytes.indexOf(0x0a, from)) {
+    if (sha256().update(bytes.subarray(from, nl)).hex() === hash) return true;
+    from = nl + 1;
+  }
+  return false;
+}
+

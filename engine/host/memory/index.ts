@@ -60,10 +60,12 @@ export function recordMemory(options: RecordMemoryOptions): Diagnostic[] {
     at, session, agent: decision.agent, event: decision.event, rule: r.rule, kind: r.kind, importance: r.importance, text: r.text, fields: r.fields,
   }));
   const problems: Diagnostic[] = [];
+  const file = path.join(store.dir, JOURNAL_FILE);
   try {
-    appendToJournal(store.dir, store.projectRoot, records);
+    // What was at the journal's path is set aside, never followed: the records still go in, and this says so.
+    const setAside = appendToJournal(store.dir, store.projectRoot, records);
+    if (setAside) problems.push(diagnostic('memory-error', `the memory journal: ${setAside}`, { file }));
   } catch (e) {
-    const file = path.join(store.dir, JOURNAL_FILE);
     problems.push(diagnostic('memory-error', `cannot append ${records.length} record(s) to the memory journal: ${(e as Error).message}`, { file }));
   }
   // The team database gets them whatever became of the local append (its own outbox, its own warning).

@@ -1,6 +1,7 @@
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { appendToJournal, JOURNAL_FILE, MAX_FIELD, MAX_TEXT, parseLine, readJournal } from './journal';
+import { appendToJournal, JOURNAL_FILE, MAX_FIELD, MAX_TEXT, parseLine, READ_BYTES, readJournal } from './journal';
 import { forgetStoreFolders, StoreRefusedError } from './store-folder';
 import { journalRecord, tempStore } from './test-support';
 
@@ -64,13 +65,30 @@ describe('appendToJournal', () => {
     }
   });
 
-  posix('refuses a journal that is a symlink', () => {
+  posix.each([
+    ['a symlink', 'a symbolic link', (at: string, target: string) => fs.symlinkSync(target, at)],
+    ['a FIFO', 'a FIFO or a socket', (at: string) => execFileSync('mkfifo', [at])],
+  ])('%s at the journal\'s path: set aside unfollowed and unopened, a new journal begun with the records', (_name, why, plant) => {
     fs.mkdirSync(store.dir, { recursive: true, mode: 0o700 });
     const target = path.join(store.projectRoot, 'elsewhere.txt');
     fs.writeFileSync(target, '');
-    fs.symlinkSync(target, journal());
-    expect(() => appendToJournal(store.dir, store.projectRoot, [journalRecord()])).toThrow(/symbolic link/);
+    plant(journal(), target);
+    expect(appendToJournal(store.dir, store.projectRoot, [journalRecord({ text: 'kept' })])).toMatch(new RegExp(`^journal\\.jsonl was ${why}: set aside as journal\\.jsonl\\.set-aside-`));
     expect(fs.readFileSync(target, 'utf8')).toBe('');
+    expect(readJournal(journal(), 0).records.map((r) => r.text)).toEqual(['kept']);
+  });
+
+  posix('a second name made for the journal: renamed as a rotation renames it (so the index reads it on), a new journal begun', () => {
+    appendToJournal(store.dir, store.projectRoot, [journalRecord({ text: 'before' })]);
+    fs.linkSync(journal(), path.join(store.projectRoot, 'other-name.jsonl'));
+    expect(appendToJournal(store.dir, store.projectRoot, [journalRecord({ text: 'after' })])).toMatch(/^journal\.jsonl had 2 links: renamed journal-\d+-\d+\.jsonl/);
+    const renamed = fs.readdirSync(store.dir).filter((n) => /^journal-\d+-\d+\.jsonl$/.test(n));
+    expect(renamed).toHaveLength(1);
+    expect(readJournal(path.join(store.dir, renamed[0]), 0).records.map((r) => r.text)).toEqual(['before']);
+    expect(readJournal(journal(), 0).records.map((r) => r.text)).toEqual(['after']);
+    // Writing through the other name no longer reaches the journal.
+    fs.writeFileSync(path.join(store.projectRoot, 'other-name.jsonl'), '');
+    expect(readJournal(journal(), 0).records.map((r) => r.text)).toEqual(['after']);
   });
 });
 
@@ -90,6 +108,21 @@ describe('readJournal', () => {
     fs.writeFileSync(journal(), `not json\n{"text":"no other key"}\n${JSON.stringify(journalRecord())}\n\n`);
     const chunk = readJournal(journal(), 0);
     expect([chunk.records.length, chunk.malformed]).toEqual([1, 2]);
+  });
+
+  it('reads at most READ_BYTES at a time, and passes over a line longer than that (a journal grown to gigabytes costs no more memory)', () => {
+    fs.mkdirSync(store.dir, { recursive: true });
+    const record = `${JSON.stringify(journalRecord({ text: 'after' }))}\n`;
+    fs.writeFileSync(journal(), '');
+    // A sparse giant line: READ_BYTES * 2 bytes of zeros, then a record.
+    fs.truncateSync(journal(), READ_BYTES * 2);
+    fs.appendFileSync(journal(), `\n${record}`);
+    const first = readJournal(journal(), 0);
+    expect(first).toEqual({ records: [], end: READ_BYTES, malformed: 1 });
+    const second = readJournal(journal(), first.end);
+    expect(second.records).toEqual([]);
+    expect(second.end).toBe(READ_BYTES * 2);
+    expect(readJournal(journal(), second.end).records.map((r) => r.text)).toEqual(['after']);
   });
 
   it('reads a missing journal as empty, and a journal shorter than the offset from its start', () => {
