@@ -5,6 +5,7 @@ import { EventEmitter } from 'events';
 import { diagnostic } from '../diagnostics';
 import type { CompiledPolicy, CompiledRule, Decision, Outcome, RuleHit } from '../types';
 import { buildDecisionRecord, logCategories, recordDecision, webhookBody } from './decision-log';
+import { DESTINATION_VAR } from './outbox';
 
 const at = { file: '/p/.claude/policies.yaml', line: 1, column: 1 };
 
@@ -116,7 +117,7 @@ describe('recordDecision', () => {
     expect(problems.map((d) => [d.code, d.severity])).toEqual([['log-error', 'warning']]);
   });
 
-  it('queues the record in the webhook spool and starts a detached sender only when none is alive', () => {
+  it('queues the record in the webhook spool and starts a detached sender only when none is alive, the destination in its environment', () => {
     const calls: unknown[][] = [];
     const fakeSpawn = ((...args: unknown[]) => {
       calls.push(args);
@@ -131,11 +132,13 @@ describe('recordDecision', () => {
     const record = () => recordDecision({ decision: deny, event: { hook_event_name: 'PreToolUse' }, policy: p, projectRoot: root, now, webhookSender: '/x/webhook-sender.cjs', spawn: fakeSpawn, spool });
     expect(record()).toEqual([]);
     expect(calls).toEqual([[process.execPath, ['/x/webhook-sender.cjs', spool], expect.objectContaining({ detached: true, stdio: ['ignore', 'ignore', 'ignore'] })]]);
+    // Where it goes is the sender's to be told, from the policy; the spooled record says nothing of it.
+    expect(JSON.parse((calls[0][2] as { env: Record<string, string> }).env[DESTINATION_VAR])).toEqual(webhook);
     const queued = fs.readdirSync(spool);
     expect(queued).toEqual([expect.stringMatching(/\.rec$/)]);
-    const envelope = JSON.parse(fs.readFileSync(path.join(spool, queued[0]), 'utf8'));
-    expect(envelope.webhook).toEqual(webhook);
-    expect(envelope.record.rules).toEqual(['d1', 'd2']);
+    const spooled = JSON.parse(fs.readFileSync(path.join(spool, queued[0]), 'utf8'));
+    expect(Object.keys(spooled).sort()).toEqual(['id', 'record']);
+    expect(spooled.record.rules).toEqual(['d1', 'd2']);
     expect(fs.existsSync(path.join(root, '.claude'))).toBe(false);
     // A sender holds the lock: the next record is queued, and no second sender starts.
     fs.writeFileSync(path.join(spool, 'sender.lock'), '1');
@@ -202,7 +205,7 @@ describe('webhookBody', () => {
     });
   });
 
-  it('is what recordDecision queues for the webhook, whose envelope keeps no template', () => {
+  it('is what recordDecision queues for the webhook: the rendered body and an id, no template and no destination', () => {
     const spool = fs.mkdtempSync(path.join(os.tmpdir(), 'spool-'));
     try {
       fs.writeFileSync(path.join(spool, 'sender.lock'), '1');
@@ -210,7 +213,7 @@ describe('webhookBody', () => {
       expect(recordDecision({ decision: { ...deny, paths: ['.env', 'b'] }, event, policy: policy(rules, { file: null, webhook }), projectRoot: spool, now, spool })).toEqual([]);
       const queued = fs.readdirSync(spool).filter((n) => n.endsWith('.rec'));
       const envelope = JSON.parse(fs.readFileSync(path.join(spool, queued[0]), 'utf8'));
-      expect(envelope).toEqual({ webhook: { url: 'http://127.0.0.1:1/hook', timeoutMs: 500, headers: {} }, record: { status: 'denied', agentName: 'ba', files: '.env, b' }, id: expect.stringMatching(/^[0-9a-z-]+$/) });
+      expect(envelope).toEqual({ record: { status: 'denied', agentName: 'ba', files: '.env, b' }, id: expect.stringMatching(/^[0-9a-z-]+$/) });
     } finally {
       fs.rmSync(spool, { recursive: true, force: true });
     }

@@ -57,15 +57,25 @@ export function readPlainBytes(file: string): Buffer {
 
 /**
  * The bytes of a regular file and its stats (bigint, from the open descriptor, so they are
- * the stats of the bytes read), read as openRegularFile opens it.
+ * the stats of the bytes read), read as openRegularFile opens it. With `maxBytes`, a file
+ * larger than that is refused (FileTooLargeError) before anything is read.
  * @example readPlainWithStats('/home/me/.cache/hookpolicy/ab.view.1234abcd.json').stats.ino
  */
-export function readPlainWithStats(file: string): { bytes: Buffer; stats: fs.BigIntStats } {
+export function readPlainWithStats(file: string, maxBytes = Infinity): { bytes: Buffer; stats: fs.BigIntStats } {
   const { fd, stats } = openChecked(file, {}, true);
   try {
+    if (Number(stats.size) > maxBytes) throw new FileTooLargeError(file, Number(stats.size), maxBytes);
     return { bytes: readAt(fd, 0, Number(stats.size)), stats };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** A regular file larger than its reader takes: not read. */
+export class FileTooLargeError extends Error {
+  constructor(readonly file: string, readonly size: number, readonly maxBytes: number) {
+    super(`${file} is ${size} bytes, more than ${maxBytes}`);
+    this.name = 'FileTooLargeError';
   }
 }
 

@@ -2,30 +2,37 @@
  * Entry of dist/webhook-sender.cjs. With an outbox folder as its argument it is the one
  * sender of that outbox (engine/host/outbox): it POSTs the records, PARALLEL at a time,
  * deletes each the server took, and tries again with backoff those it could not take,
- * until the outbox stays empty for a while. Without one it reads one envelope from stdin
- * and POSTs it once. Nobody waits for it.
+ * until the outbox stays empty for a while. Where it POSTs (URL, headers, the variables
+ * they may read) is the destination the runner gave it in its environment, the policy's,
+ * for the folder named by it: never what a spooled record says. Without a folder it reads
+ * one envelope from stdin (the runner's pipe) and POSTs it once. Nobody waits for it.
  */
 import { deliveryOf, postRecord } from './webhook-post';
-import type { WebhookEnvelope } from './webhook';
-import { drainOutbox, type Delivery } from './outbox';
+import { isWebhookDestination, type SpooledRecord, type WebhookDestination, type WebhookEnvelope } from './webhook';
+import { drainOutbox, outboxDestination, type Delivery } from './outbox';
 
 /** POSTs in flight at once. */
 const PARALLEL = 8;
 
 const folder = process.argv[2];
-if (folder) void drainOutbox(folder, postAll, { batch: 1, parallel: PARALLEL });
-else readOne();
+if (folder) {
+  const destination = outboxDestination(process.env, folder, isWebhookDestination);
+  // No destination for this folder: nothing is read, nothing is sent.
+  if (destination) void drainOutbox(folder, (texts) => postAll(texts, destination), { batch: 1, parallel: PARALLEL });
+} else readOne();
 
-/** One record (a batch of one: PARALLEL of them are in flight at once). */
-async function postAll(texts: string[]): Promise<Delivery[]> {
+/** One record (a batch of one: PARALLEL of them are in flight at once), to the destination. */
+async function postAll(texts: string[], webhook: WebhookDestination): Promise<Delivery[]> {
   return Promise.all(texts.map(async (text): Promise<Delivery> => {
-    let envelope: WebhookEnvelope;
+    let spooled: SpooledRecord;
     try {
-      envelope = JSON.parse(text) as WebhookEnvelope;
+      spooled = JSON.parse(text) as SpooledRecord;
     } catch {
       return 'rejected';
     }
-    return deliveryOf(await postRecord(envelope));
+    if (spooled === null || typeof spooled !== 'object' || !('record' in spooled)) return 'rejected';
+    const id = typeof spooled.id === 'string' ? spooled.id : undefined;
+    return deliveryOf(await postRecord({ webhook, record: spooled.record, ...(id ? { id } : {}) }));
   }));
 }
 

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { freePort, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
-import { makeSandbox, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
+import { makeSandbox, outboxFolders, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
 import { REPO_ROOT } from '../support/run-hook';
 import { runCli } from '../support/run-cli';
 
@@ -57,7 +57,9 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-const outbox = (b: Sandbox) => path.join(b.cacheDir, 'otlp-outbox');
+const outboxRoot = (b: Sandbox) => path.join(b.cacheDir, 'otlp-outbox');
+/** The outbox of the sandbox's one target: its folder under otlp-outbox/, once a runner made it. */
+const outbox = (b: Sandbox) => outboxFolders(b.cacheDir).find((f) => path.dirname(f) === outboxRoot(b)) ?? path.join(outboxRoot(b), 'none-yet');
 const waiting = (b: Sandbox) => (fs.existsSync(outbox(b)) ? fs.readdirSync(outbox(b)).filter((n) => /\.rec(\.\d+\.sending)?$/.test(n)) : []);
 
 /** The drainer's pid, from the outbox's lock, or null. */
@@ -339,9 +341,9 @@ describe('the confined agent against the export', () => {
       ['Write', { file_path: box_.file('.claude/policies.yaml'), content: 'version: 1\nsettings:\n  log:\n    otlp: false\n' }],
       // Claude Code's settings can give the next session's hooks an environment: the way to OTEL_SDK_DISABLED.
       ['Write', { file_path: box_.file('.claude/settings.local.json'), content: '{"env":{"OTEL_SDK_DISABLED":"true"}}' }],
-      ['Write', { file_path: path.join(outbox(box_), 'forged.rec'), content: '{}' }],
-      ['Bash', { command: `echo '{}' > ${outbox(box_)}/forged.rec` }],
-      ['Bash', { command: `rm -rf ${outbox(box_)}` }],
+      ['Write', { file_path: path.join(outboxRoot(box_), 'forged.rec'), content: '{}' }],
+      ['Bash', { command: `echo '{}' > ${outboxRoot(box_)}/forged.rec` }],
+      ['Bash', { command: `rm -rf ${outboxRoot(box_)}` }],
     ];
     for (const [i, [tool, input]] of tries.entries()) {
       const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: `try-${i}`, cwd: box_.dir, tool_name: tool, tool_input: input });

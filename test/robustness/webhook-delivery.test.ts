@@ -1,12 +1,17 @@
 /**
  * The webhook may be down, slow or failing: the hook's answer is never delayed by it (the
  * runner ends before a slow server even answers) and the JSONL line is written every time.
- * Real HTTP servers on 127.0.0.1, ephemeral ports.
+ * And the spool holds only what a runner queued to the policy's webhook: a record planted
+ * there that is a link to /dev/zero (the sender grew to 6 GB) or a FIFO (delivery blocked
+ * for good) is set aside unread, and one naming its own URL and allowed variables (the
+ * sender POSTed the team's token elsewhere) is sent where the policy says, without them.
+ * Real HTTP servers on 127.0.0.1, ephemeral ports, and the real sender.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { refusedUrl, startSink, type HttpSink } from '../support/http-sink';
-import { ensureBuilt, makeSandbox, responseProblems, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
+import { ensureBuilt, makeSandbox, outboxFolders, responseProblems, spawnHook, type Sandbox, type SpawnResult } from '../support/hook-process';
 
 const RUNS = 5;
 const DENY = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":".env holds secrets."}}\n';
@@ -139,7 +144,7 @@ describe('webhook trouble never delays the answer nor loses the log line', () =>
     box = makeSandbox({ '.claude/policies.yaml': policy(sink.url, 1000) });
     expectAnswered(await runAll(box));
     await sink.waitFor(RUNS + 1, 8000);
-    const rejected = path.join(box.cacheDir, 'webhook-spool', 'rejected');
+    const rejected = path.join(spoolOf(box), 'rejected');
     await waitUntil(() => fs.existsSync(rejected) && fs.readdirSync(rejected).length === RUNS + 1, 5000);
     await sink.waitFor(RUNS + 2, 2500);
     expect(sink.requests).toHaveLength(RUNS + 1);
@@ -190,7 +195,7 @@ linux('senders do not pile up (one per spool, timeout_ms capped)', () => {
     expect(most).toBeGreaterThanOrEqual(1);
     expect(most).toBeLessThanOrEqual(2);
     // The spool holds nothing once every record was sent.
-    const spool = path.join(b.cacheDir, 'webhook-spool');
+    const spool = spoolOf(b);
     await waitUntil(() => fs.readdirSync(spool).filter((n) => !n.startsWith('sender.lock')).length === 0, 5000);
   }, 90_000);
 
@@ -212,6 +217,75 @@ linux('senders do not pile up (one per spool, timeout_ms capped)', () => {
     expect(senders(b).length).toBe(1);
   }, 40_000);
 });
+
+const posix = process.platform === 'win32' ? describe.skip : describe;
+
+posix('the spool holds only what a runner queued, sent where the policy says', () => {
+  const sessions = (requests: Array<{ body: string }>) => requests.map((r) => (JSON.parse(r.body) as { session_id?: string }).session_id ?? '(planted)').sort();
+  const all = ['warm', ...Array.from({ length: RUNS }, (_, i) => `s-${i}`)].sort();
+
+  /** Plants `plant(file)` as the first record of the spool (after the warm-up made it), then runs the events. */
+  async function withPlanted(b: Sandbox, plant: (file: string) => void, env: Record<string, string> = {}): Promise<string> {
+    const opts = { projectDir: b.dir, cacheDir: b.cacheDir, env };
+    const event = (session: string) => JSON.stringify({ hook_event_name: 'PreToolUse', session_id: session, tool_name: 'Write', tool_input: { file_path: `${b.dir}/.env`, content: 'x' } });
+    expect(await spawnHook(event('warm'), opts)).toMatchObject({ stdout: DENY, stderr: '', exitCode: 0 });
+    const planted = path.join(spoolOf(b), '000000000-planted-0000-aaaaaaaa.rec');
+    plant(planted);
+    expectAnswered(await Promise.all(Array.from({ length: RUNS }, (_, i) => spawnHook(event(`s-${i}`), opts))));
+    return planted;
+  }
+
+  it('a record that is a link to /dev/zero: not followed, set aside; every record arrives', async () => {
+    sink = await startSink();
+    box = makeSandbox({ '.claude/policies.yaml': policy(sink.url, 1000) });
+    const b = box;
+    const planted = await withPlanted(b, (file) => fs.symlinkSync('/dev/zero', file));
+    await sink.waitFor(RUNS + 1, 8000);
+    expect(sessions(sink.requests)).toEqual(all);
+    const aside = path.join(spoolOf(b), 'rejected', path.basename(planted));
+    await waitUntil(() => fs.lstatSync(aside, { throwIfNoEntry: false })?.isSymbolicLink() === true, 5000);
+    expect(fs.readlinkSync(aside)).toBe('/dev/zero');
+  }, 30_000);
+
+  it('a record that is a FIFO: never waited on, set aside; every record arrives', async () => {
+    sink = await startSink();
+    box = makeSandbox({ '.claude/policies.yaml': policy(sink.url, 1000) });
+    const b = box;
+    const planted = await withPlanted(b, (file) => execFileSync('mkfifo', [file]));
+    await sink.waitFor(RUNS + 1, 8000);
+    expect(sessions(sink.requests)).toEqual(all);
+    await waitUntil(() => fs.existsSync(path.join(spoolOf(b), 'rejected', path.basename(planted))), 5000);
+  }, 30_000);
+
+  it('a planted envelope naming its own url and allowed_env_vars: nothing goes there, no token leaves', async () => {
+    sink = await startSink();
+    const elsewhere = await startSink();
+    try {
+      box = makeSandbox({ '.claude/policies.yaml': policy(sink.url, 1000) });
+      const envelope = {
+        webhook: { url: elsewhere.url, timeoutMs: 1000, headers: { Authorization: 'Bearer ${HP_WEBHOOK_TOKEN}' }, allowedEnvVars: ['HP_WEBHOOK_TOKEN'] },
+        record: { note: 'planted' },
+        id: 'planted-1',
+      };
+      await withPlanted(box, (file) => fs.writeFileSync(file, JSON.stringify(envelope)), { HP_WEBHOOK_TOKEN: 'sekret-token' });
+      await sink.waitFor(RUNS + 2, 8000);
+      await elsewhere.waitFor(1, 1500);
+      expect(elsewhere.requests).toEqual([]);
+      // The record went where the policy says, with the policy's headers (none): the token stayed home.
+      expect(sessions(sink.requests)).toEqual(['(planted)', ...all].sort());
+      expect(sink.requests.filter((r) => JSON.stringify(r.headers).includes('sekret-token'))).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  }, 30_000);
+});
+
+/** The sandbox's webhook spool: the one folder for its policy's destination, under `webhook-spool/`. */
+function spoolOf(b: Sandbox): string {
+  const spools = outboxFolders(b.cacheDir).filter((f) => path.dirname(f) === path.join(b.cacheDir, 'webhook-spool'));
+  expect(spools).toHaveLength(1);
+  return spools[0];
+}
 
 async function waitUntil(done: () => boolean, ms: number): Promise<void> {
   const start = Date.now();

@@ -152,24 +152,35 @@ export interface Sandbox {
 
 /**
  * Kills the detached drainers (webhook sender, OTLP exporter, PostgreSQL shipper) of a
- * sandbox's cache: each names its pid in its outbox's lock. One still retrying a sink the
+ * sandbox's cache: each names its pid in its outbox's lock (`OUTBOX/sender.lock`, or
+ * `OUTBOX/KEY/sender.lock` for an outbox per destination). One still retrying a sink the
  * test has closed would otherwise write into the folder while it is removed, and live on.
  */
 function stopDrainers(cacheDir: string): void {
-  let outboxes: string[];
-  try {
-    outboxes = fs.readdirSync(cacheDir);
-  } catch {
-    return;
-  }
-  for (const outbox of outboxes) {
+  for (const folder of outboxFolders(cacheDir)) {
     try {
-      const pid = Number(fs.readFileSync(path.join(cacheDir, outbox, 'sender.lock'), 'utf8'));
+      const pid = Number(fs.readFileSync(path.join(folder, 'sender.lock'), 'utf8'));
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) process.kill(pid, 'SIGKILL');
     } catch {
       // No lock, or its process is gone.
     }
   }
+}
+
+/**
+ * The outbox folders of a cache folder: each folder in it, and each folder in those (an
+ * outbox per destination: `webhook-spool/<key>`, `otlp-outbox/<key>`).
+ * @example outboxFolders(box.cacheDir) // ['/…-cache/webhook-spool', '/…-cache/webhook-spool/3f0c9a1b2c4d5e6f']
+ */
+export function outboxFolders(cacheDir: string): string[] {
+  const folders = (dir: string) => {
+    try {
+      return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+    } catch {
+      return [];
+    }
+  };
+  return folders(cacheDir).flatMap((outbox) => [outbox, ...folders(outbox)]);
 }
 
 /**

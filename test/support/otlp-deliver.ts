@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import type { Delivery } from '../../engine/host/outbox';
+import type { OtlpTarget } from '../../engine/host/otlp/enqueue';
 
 const REPO = path.join(__dirname, '..', '..');
 let bundle: string | null = null;
@@ -28,9 +29,9 @@ const { OtlpExporter } = require(process.argv[1]);
 let input = '';
 process.stdin.on('data', (c) => { input += c; });
 process.stdin.on('end', async () => {
-  const { texts } = JSON.parse(input);
+  const { target, texts } = JSON.parse(input);
   const requeued = [];
-  const exporter = new OtlpExporter({ env: process.env, requeue: (t) => requeued.push(t) });
+  const exporter = new OtlpExporter({ env: process.env, target, requeue: (t) => requeued.push(t) });
   const deliveries = await exporter.deliver(texts);
   await exporter.shutdown();
   process.stdout.write(JSON.stringify({ deliveries, requeued }));
@@ -43,10 +44,11 @@ export interface DeliverResult {
 }
 
 /**
- * Delivers `texts` (outbox items) in a child process whose environment is `env` (and PATH).
- * @example await deliverInChild([JSON.stringify(item)], {}) // { deliveries: ['sent'], requeued: [] }
+ * Delivers `texts` (outbox items) to `target` (the exporter's, as its runner gives it) in a
+ * child process whose environment is `env` (and PATH).
+ * @example await deliverInChild(target, [JSON.stringify(item)], {}) // { deliveries: ['sent'], requeued: [] }
  */
-export function deliverInChild(texts: string[], env: Record<string, string> = {}): Promise<DeliverResult> {
+export function deliverInChild(target: OtlpTarget, texts: string[], env: Record<string, string> = {}): Promise<DeliverResult> {
   const script = exporterBundle();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', CHILD, script], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', ...env } });
@@ -59,6 +61,6 @@ export function deliverInChild(texts: string[], env: Record<string, string> = {}
       if (code !== 0) reject(new Error(`exporter child exited ${code}: ${err}`));
       else resolve(JSON.parse(out) as DeliverResult);
     });
-    child.stdin.end(JSON.stringify({ texts }));
+    child.stdin.end(JSON.stringify({ target, texts }));
   });
 }

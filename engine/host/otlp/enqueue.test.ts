@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { exportDecision, otlpTarget, type OtlpItem } from './enqueue';
+import { DESTINATION_VAR } from '../outbox';
 import type { CompiledOtlp } from '../../types';
 
 const otlp = (o: Partial<CompiledOtlp> = {}): CompiledOtlp => ({ endpoint: null, headers: {}, allowedEnvVars: [], timeoutMs: null, ...o });
@@ -37,11 +38,13 @@ describe('otlpTarget: is export on, and where to', () => {
 describe('exportDecision', () => {
   const record = { time: '2026-11-24T00:00:00.000Z', session_id: 's', event: 'Stop', tool: null, agent: null, outcome: 'none', rules: [], reason: null, paths: [] };
 
-  it('queues one item (no secret in it) and starts the exporter once', () => {
+  it('queues one item (no secret in it, nor where it goes) and starts the exporter once, the target in its environment', () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'otlp-outbox-'));
     const spawned: string[][] = [];
-    const spawn = ((_: string, args: string[]) => {
+    const envs: NodeJS.ProcessEnv[] = [];
+    const spawn = ((_: string, args: string[], options: { env: NodeJS.ProcessEnv }) => {
       spawned.push(args);
+      envs.push(options.env);
       return { on: () => undefined, unref: () => undefined };
     }) as unknown as typeof import('child_process').spawn;
     const target = otlpTarget({ otlp: otlp({ headers: { authorization: 'Bearer ${T}' }, allowedEnvVars: ['T'] }) }, {})!;
@@ -50,8 +53,9 @@ describe('exportDecision', () => {
     expect(files).toHaveLength(1);
     const text = fs.readFileSync(path.join(folder, files[0]), 'utf8');
     expect(text).not.toContain('sekret');
-    expect(JSON.parse(text) as OtlpItem).toEqual({ v: 1, id: expect.stringMatching(/^[0-9a-f]{32}$/), target, project: 'shop', record });
+    expect(JSON.parse(text) as OtlpItem).toEqual({ v: 1, id: expect.stringMatching(/^[0-9a-f]{32}$/), project: 'shop', record });
     expect(spawned).toEqual([['/x/otlp-exporter.cjs', folder]]);
+    expect(JSON.parse(envs[0][DESTINATION_VAR] as string)).toEqual(target);
     fs.rmSync(folder, { recursive: true, force: true });
   });
 

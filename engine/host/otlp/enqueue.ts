@@ -1,14 +1,16 @@
 /**
  * The runner's side of the OpenTelemetry export: whether export is on for this event, and
- * one small JSON item per recorded decision queued in the `otlp-outbox` (engine/host/outbox)
- * for the detached exporter (dist/otlp-exporter.cjs). Nothing here loads the SDK: the
- * runner writes one file, looks at one lock, and goes on.
+ * one small JSON item per recorded decision queued in the `otlp-outbox` (engine/host/outbox;
+ * one folder per target) for the detached exporter (dist/otlp-exporter.cjs), which is given
+ * the target (endpoints, headers, allowed variables) by the runner that starts it: an item
+ * says nothing about where it goes. Nothing here loads the SDK: the runner writes one file,
+ * looks at one lock, and goes on.
  */
 import * as path from 'path';
 import { diagnostic } from '../../diagnostics';
 import type { CompiledLog, Diagnostic } from '../../types';
 import type { OtlpDecisionRecord } from '../../otlp/record-attributes';
-import { outboxFolder, sendThroughOutbox, type StartDrainerOptions } from '../outbox';
+import { destinationOutbox, drainerEnv, sendThroughOutbox, type StartDrainerOptions } from '../outbox';
 import { unsetHeaderEnv } from '../../render/header-env';
 
 /** The outbox folder's name under the cache folder. */
@@ -30,12 +32,11 @@ export interface OtlpTarget {
   timeoutMs: number;
 }
 
-/** One outbox item. */
+/** One outbox item: the record, not where it goes (the exporter's target, from the runner). */
 export interface OtlpItem {
   v: 1;
   /** 32 random hex digits, the span's trace id: one per decision, the same on every retry. */
   id?: string;
-  target: OtlpTarget;
   /** The project folder's name (hookpolicy.project). */
   project: string;
   record: OtlpDecisionRecord;
@@ -75,11 +76,23 @@ export function otlpTarget(log: Pick<CompiledLog, 'otlp'>, env: Env): OtlpTarget
   return { logs, traces, headers: setting?.headers ?? {}, allowedEnvVars: setting?.allowedEnvVars ?? [], timeoutMs };
 }
 
-export interface ExportDecisionOptions extends StartDrainerOptions {
+export interface ExportDecisionOptions extends Pick<StartDrainerOptions, 'spawn'> {
   /** The exporter script; defaults to otlp-exporter.cjs beside the running bundle. */
   exporter?: string;
-  /** The outbox folder itself (tests); default: `otlp-outbox` in the first trusted cache folder. */
+  /** The outbox folder itself (tests); default: `otlp-outbox/<the target's key>` in the first trusted cache folder. */
   folder?: string | null;
+}
+
+/**
+ * True for a target as the runner passes it to the exporter.
+ * @example isOtlpTarget({ logs: 'http://c:4318/v1/logs', traces: null, headers: {}, allowedEnvVars: [], timeoutMs: 10000 }) // true
+ */
+export function isOtlpTarget(value: unknown): value is OtlpTarget {
+  if (value === null || typeof value !== 'object') return false;
+  const t = value as Record<string, unknown>;
+  const url = (x: unknown) => x === null || typeof x === 'string';
+  const headers = t.headers !== null && typeof t.headers === 'object' && !Array.isArray(t.headers) && Object.values(t.headers as object).every((h) => typeof h === 'string');
+  return url(t.logs) && url(t.traces) && headers && Array.isArray(t.allowedEnvVars) && t.allowedEnvVars.every((n) => typeof n === 'string') && typeof t.timeoutMs === 'number';
 }
 
 /**
@@ -88,13 +101,13 @@ export interface ExportDecisionOptions extends StartDrainerOptions {
  * @example exportDecision(target, record, '/home/me/shop', { env: process.env }) // null
  */
 export function exportDecision(target: OtlpTarget, record: OtlpDecisionRecord, projectRoot: string, env: Env, options: ExportDecisionOptions = {}): Diagnostic | null {
-  const folder = options.folder !== undefined ? options.folder : outboxFolder(env, OTLP_OUTBOX);
+  const folder = options.folder !== undefined ? options.folder : destinationOutbox(env, OTLP_OUTBOX, target);
   if (folder === null) {
     // Without a folder only this user can write, a record cannot wait for the collector.
     return diagnostic('log-error', 'cannot export the decision to OpenTelemetry: no cache folder only this user can write (set HOOKPOLICY_CACHE_DIR)');
   }
-  const item: OtlpItem = { v: 1, id: crypto().randomBytes(16).toString('hex'), target, project: path.basename(projectRoot.replace(/[\\/]+$/, '')), record };
-  const problem = sendThroughOutbox(folder, JSON.stringify(item), options.exporter ?? path.join(__dirname, 'otlp-exporter.cjs'), options);
+  const item: OtlpItem = { v: 1, id: crypto().randomBytes(16).toString('hex'), project: path.basename(projectRoot.replace(/[\\/]+$/, '')), record };
+  const problem = sendThroughOutbox(folder, JSON.stringify(item), options.exporter ?? path.join(__dirname, 'otlp-exporter.cjs'), { spawn: options.spawn, env: drainerEnv(target) });
   return problem ?? headerEnvProblem(target, env);
 }
 

@@ -33,12 +33,13 @@ function target(endpoint: string, extra: Partial<OtlpTarget> = {}): OtlpTarget {
   return { logs: `${endpoint}/v1/logs`, traces: `${endpoint}/v1/traces`, headers: {}, allowedEnvVars: [], timeoutMs: 2000, ...extra };
 }
 
-const item = (t: OtlpTarget, r: OtlpDecisionRecord = record, rest: Partial<OtlpItem> = {}): string => JSON.stringify({ v: 1, target: t, project: 'shop', record: r, ...rest });
+const item = (_t: OtlpTarget, r: OtlpDecisionRecord = record, rest: Partial<OtlpItem> = {}): string => JSON.stringify({ v: 1, project: 'shop', record: r, ...rest });
 
 describe('OtlpExporter', () => {
   it('exports a decision as one log record and one span, linked, with the resource attributes', async () => {
     receiver = await startOtlpReceiver();
-    const result = await deliverInChild([item(target(receiver.endpoint))], { OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=ci' });
+    const t = target(receiver.endpoint);
+    const result = await deliverInChild(t, [item(t)], { OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=ci' });
     expect(result).toEqual({ deliveries: ['sent'], requeued: [] });
     expect(receiver.logs).toHaveLength(1);
     expect(receiver.spans).toHaveLength(1);
@@ -74,12 +75,12 @@ describe('OtlpExporter', () => {
     receiver = await startOtlpReceiver();
     receiver.answer(503);
     const t = target(receiver.endpoint, { timeoutMs: 300 });
-    expect((await deliverInChild([item(t), item(t, { ...record, session_id: 's-2' })])).deliveries).toEqual(['retry', 'retry']);
+    expect((await deliverInChild(t, [item(t), item(t, { ...record, session_id: 's-2' })])).deliveries).toEqual(['retry', 'retry']);
     await receiver.stop();
-    expect((await deliverInChild([item(t)])).deliveries).toEqual(['retry']);
+    expect((await deliverInChild(t, [item(t)])).deliveries).toEqual(['retry']);
     await receiver.start();
     receiver.answer(200);
-    expect((await deliverInChild([item(t)])).deliveries).toEqual(['sent']);
+    expect((await deliverInChild(t, [item(t)])).deliveries).toEqual(['sent']);
     expect([receiver.logs.length, receiver.spans.length]).toEqual([1, 1]);
   });
 
@@ -88,7 +89,7 @@ describe('OtlpExporter', () => {
     const t = target(receiver.endpoint, { timeoutMs: 300 });
     for (const [status, expected] of [[400, 'rejected'], [413, 'rejected'], [500, 'retry'], [401, 'retry'], [429, 'retry']] as const) {
       receiver.answer(status);
-      expect([status, (await deliverInChild([item(t)])).deliveries]).toEqual([status, [expected]]);
+      expect([status, (await deliverInChild(t, [item(t)])).deliveries]).toEqual([status, [expected]]);
     }
   });
 
@@ -96,12 +97,12 @@ describe('OtlpExporter', () => {
     receiver = await startOtlpReceiver();
     const down = `http://127.0.0.1:${await freePort()}`;
     const t = target(receiver.endpoint, { traces: `${down}/v1/traces`, timeoutMs: 300 });
-    const { deliveries, requeued } = await deliverInChild([item(t)]);
+    const { deliveries, requeued } = await deliverInChild(t, [item(t)]);
     expect(deliveries).toEqual(['sent']);
     expect(receiver.logs).toHaveLength(1);
     expect(requeued.map((r) => JSON.parse(r) as OtlpItem).map((r) => r.signals)).toEqual([['traces']]);
     // The rest alone sends no second log record.
-    expect((await deliverInChild(requeued)).deliveries).toEqual(['retry']);
+    expect((await deliverInChild(t, requeued)).deliveries).toEqual(['retry']);
     expect(receiver.logs).toHaveLength(1);
   });
 
@@ -110,15 +111,28 @@ describe('OtlpExporter', () => {
     const t = target(receiver.endpoint);
     const a = item(t, record, { id: 'a'.repeat(32) });
     const b = item(t, record, { id: 'b'.repeat(32) });
-    expect((await deliverInChild([a, b])).deliveries).toEqual(['sent', 'sent']);
-    expect((await deliverInChild([a])).deliveries).toEqual(['sent']);
+    expect((await deliverInChild(t, [a, b])).deliveries).toEqual(['sent', 'sent']);
+    expect((await deliverInChild(t, [a])).deliveries).toEqual(['sent']);
     expect(receiver.spans.map((s) => s.traceId)).toEqual(['a'.repeat(32), 'b'.repeat(32), 'a'.repeat(32)]);
     expect(new Set(receiver.spans.map((s) => s.spanId)).size).toBe(2);
     expect(receiver.logs.map((l) => l.spanId)).toEqual(receiver.spans.map((s) => s.spanId));
   });
 
   it('sets aside what is not an item: it would never be sent', async () => {
-    expect((await deliverInChild(['{', '{"v":1}', JSON.stringify({ v: 1, target: target('http://x'), project: 'p', record: { time: 'no' } })])).deliveries).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((await deliverInChild(target('http://x'), ['{', '{"v":1}', JSON.stringify({ v: 1, project: 'p', record: { time: 'no' } })])).deliveries).toEqual(['rejected', 'rejected', 'rejected']);
+  });
+
+  it('sends to its own target only: an item naming another endpoint, headers and variables goes where the exporter was told', async () => {
+    receiver = await startOtlpReceiver();
+    const elsewhere = await startOtlpReceiver();
+    try {
+      const planted = JSON.stringify({ v: 1, project: 'p', record, target: { ...target(elsewhere.endpoint), headers: { authorization: 'Bearer ${OTLP_TOKEN}' }, allowedEnvVars: ['OTLP_TOKEN'] } });
+      expect((await deliverInChild(target(receiver.endpoint), [planted], { OTLP_TOKEN: 'sekret' })).deliveries).toEqual(['sent']);
+      expect([elsewhere.requests, receiver.logs.length]).toEqual([[], 1]);
+      expect(receiver.requests.map((r) => r.headers.authorization)).toEqual([undefined, undefined]);
+    } finally {
+      await elsewhere.stop();
+    }
   });
 
   it('ERROR severity and an error status for a decision with errors; INFO for an allow', async () => {
@@ -126,7 +140,7 @@ describe('OtlpExporter', () => {
     const t = target(receiver.endpoint);
     const failed = { ...record, outcome: 'none', rules: [], reason: null, errors: ['fact-error: cannot read'], fail_open: true };
     const allowed = { ...record, outcome: 'allow', session_id: 's-3' };
-    expect((await deliverInChild([item(t, failed), item(t, allowed)])).deliveries).toEqual(['sent', 'sent']);
+    expect((await deliverInChild(t, [item(t, failed), item(t, allowed)])).deliveries).toEqual(['sent', 'sent']);
     const bySession = (s: string) => receiver!.logs.find((l) => l.attributes['session.id'] === s)!;
     expect(bySession('s-1')).toMatchObject({ severityNumber: 17, severityText: 'ERROR', body: 'none PreToolUse Write: fact-error: cannot read' });
     expect(bySession('s-1').attributes['hookpolicy.fail_open']).toBe(true);
@@ -138,14 +152,14 @@ describe('OtlpExporter', () => {
     receiver = await startOtlpReceiver();
     const headers = { authorization: 'Bearer ${OTLP_TOKEN}', 'x-home': '$HOME' };
     const t = target(receiver.endpoint, { headers, allowedEnvVars: ['OTLP_TOKEN'] });
-    expect((await deliverInChild([item(t)], { OTLP_TOKEN: 'sekret', HOME: '/home/x' })).deliveries).toEqual(['sent']);
+    expect((await deliverInChild(t, [item(t)], { OTLP_TOKEN: 'sekret', HOME: '/home/x' })).deliveries).toEqual(['sent']);
     expect(receiver.requests.map((r) => [r.headers.authorization, r.headers['x-home']])).toEqual([['Bearer sekret', '$HOME'], ['Bearer sekret', '$HOME']]);
   });
 
   it('keeps the records while an allowed variable is unset: no export without its credentials', async () => {
     receiver = await startOtlpReceiver();
     const t = target(receiver.endpoint, { headers: { authorization: 'Bearer ${OTLP_TOKEN}' }, allowedEnvVars: ['OTLP_TOKEN'] });
-    expect((await deliverInChild([item(t)], {})).deliveries).toEqual(['retry']);
+    expect((await deliverInChild(t, [item(t)], {})).deliveries).toEqual(['retry']);
     expect(receiver.requests).toEqual([]);
   });
 });

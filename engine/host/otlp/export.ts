@@ -27,6 +27,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface OtlpExporterOptions {
   /** Where header values' allowed `$NAME` references are read (the process's environment). */
   env: Env;
+  /** Where every item goes: the runner's, from the policy (an item's own say is never read). */
+  target: OtlpTarget;
   /** Queues an item again (the part of a half-sent one still to send). */
   requeue: (text: string) => void;
 }
@@ -55,8 +57,8 @@ export function otlpResource(): Resource {
 }
 
 /**
- * Exports outbox items: one Delivery per text. Items are grouped by target; each group's
- * log records go in one export call and its spans in another. An item whose logs were
+ * Exports outbox items to the exporter's target: one Delivery per text. The items' log
+ * records go in one export call and their spans in another. An item whose logs were
  * accepted but whose span was not is queued again for its span alone (and the other way
  * round), so nothing reaches the collector twice.
  */
@@ -72,32 +74,29 @@ export class OtlpExporter {
   /** Delivers outbox texts; see the class comment. */
   async deliver(texts: string[]): Promise<Delivery[]> {
     const deliveries: Delivery[] = texts.map(() => 'rejected');
-    const groups = new Map<string, { target: OtlpTarget; items: Array<{ index: number; item: OtlpItem }> }>();
+    const { target } = this.options;
+    const items: Array<{ index: number; item: OtlpItem }> = [];
     texts.forEach((text, index) => {
       const item = parseItem(text);
-      if (!item) return; // Not an item this exporter can ever send: set aside, not retried forever.
-      const key = JSON.stringify(item.target);
-      const group = groups.get(key) ?? { target: item.target, items: [] };
-      group.items.push({ index, item });
-      groups.set(key, group);
+      // Not an item this exporter can ever send: set aside, not retried forever.
+      if (item) items.push({ index, item });
     });
-    for (const { target, items } of groups.values()) {
-      const wants = (i: OtlpItem, s: 'logs' | 'traces') => target[s] !== null && (i.signals ?? ['logs', 'traces']).includes(s);
-      const logItems = items.filter(({ item }) => wants(item, 'logs'));
-      const spanItems = items.filter(({ item }) => wants(item, 'traces'));
-      const [logs, traces] = await Promise.all([
-        logItems.length > 0 ? this.exportLogs(target, logItems.map((e) => e.item)) : 'sent' as const,
-        spanItems.length > 0 ? this.exportSpans(target, spanItems.map((e) => e.item)) : 'sent' as const,
-      ]);
-      const state = { logs, traces };
-      for (const { index, item } of items) {
-        const signals = (['logs', 'traces'] as const).filter((s) => wants(item, s));
-        const left = signals.filter((s) => state[s] === 'retry');
-        const refused = signals.some((s) => state[s] === 'rejected');
-        // Nothing to try again: sent, or set aside when the collector refused a part for good.
-        if (left.length === 0) deliveries[index] = refused ? 'rejected' : 'sent';
-        else deliveries[index] = left.length === signals.length ? 'retry' : this.requeue({ ...item, signals: left });
-      }
+    if (items.length === 0) return deliveries;
+    const wants = (i: OtlpItem, s: 'logs' | 'traces') => target[s] !== null && (i.signals ?? ['logs', 'traces']).includes(s);
+    const logItems = items.filter(({ item }) => wants(item, 'logs'));
+    const spanItems = items.filter(({ item }) => wants(item, 'traces'));
+    const [logs, traces] = await Promise.all([
+      logItems.length > 0 ? this.exportLogs(target, logItems.map((e) => e.item)) : 'sent' as const,
+      spanItems.length > 0 ? this.exportSpans(target, spanItems.map((e) => e.item)) : 'sent' as const,
+    ]);
+    const state = { logs, traces };
+    for (const { index, item } of items) {
+      const signals = (['logs', 'traces'] as const).filter((s) => wants(item, s));
+      const left = signals.filter((s) => state[s] === 'retry');
+      const refused = signals.some((s) => state[s] === 'rejected');
+      // Nothing to try again: sent, or set aside when the collector refused a part for good.
+      if (left.length === 0) deliveries[index] = refused ? 'rejected' : 'sent';
+      else deliveries[index] = left.length === signals.length ? 'retry' : this.requeue({ ...item, signals: left });
     }
     return deliveries;
   }
@@ -236,10 +235,9 @@ function parseItem(text: string): OtlpItem | null {
     return null;
   }
   if (value === null || typeof value !== 'object') return null;
-  const item = value as Partial<OtlpItem>;
-  const target = item.target;
-  if (item.v !== 1 || !target || typeof target !== 'object' || !isDecisionRecord(item.record) || typeof item.project !== 'string') return null;
-  if ((target.logs !== null && typeof target.logs !== 'string') || (target.traces !== null && typeof target.traces !== 'string')) return null;
-  if (typeof target.timeoutMs !== 'number' || target.headers === null || typeof target.headers !== 'object') return null;
-  return item as OtlpItem;
+  const item = value as Partial<OtlpItem> & { target?: unknown };
+  if (item.v !== 1 || !isDecisionRecord(item.record) || typeof item.project !== 'string') return null;
+  // Whatever an item says about where it goes is not read.
+  const { target: _ignored, ...rest } = item;
+  return rest as OtlpItem;
 }

@@ -1,7 +1,9 @@
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { acquireLock, drainOutbox, enqueue, hasRecords, releaseLock } from '.';
+import { acquireLock, drainerAlive, drainOutbox, enqueue, hasRecords, MAX_RECORD_BYTES, releaseLock } from '.';
+import { forgetFolderVerdicts } from '../cache/cache-trust';
 
 let folder: string;
 beforeEach(() => {
@@ -93,3 +95,67 @@ it('in parallel: claims new records while a batch waits, and a failing round bac
   expect(tries[6].at).toBeGreaterThanOrEqual(50);
   expect(tries[6].at).toBeLessThan(1000);
 });
+
+const posix = process.platform === 'win32' ? describe.skip : describe;
+
+posix('records it does not read', () => {
+  it.each([
+    ['a symlink to /dev/zero', (file: string) => fs.symlinkSync('/dev/zero', file)],
+    ['a FIFO', (file: string) => execFileSync('mkfifo', [file])],
+    ['a second name of another file', (file: string) => {
+      fs.writeFileSync(path.join(folder, 'elsewhere'), '{"x":1}');
+      fs.linkSync(path.join(folder, 'elsewhere'), file);
+    }],
+    ['a file past MAX_RECORD_BYTES', (file: string) => fs.writeFileSync(file, 'x'.repeat(MAX_RECORD_BYTES + 1))],
+  ])('%s is set aside unread; the records after it are delivered', async (_name, plant) => {
+    plant(path.join(folder, '000000000-planted-0000-aaaaaaaa.rec'));
+    enqueue(folder, 'real');
+    const seen: string[] = [];
+    const result = await drainOutbox(folder, async (texts) => {
+      seen.push(...texts);
+      return true;
+    }, quick);
+    expect(seen).toEqual(['real']);
+    expect(result).toMatchObject({ sent: 1, rejected: 1 });
+    expect(fs.readdirSync(path.join(folder, 'rejected'))).toEqual(['000000000-planted-0000-aaaaaaaa.rec']);
+  });
+
+  it('a `rejected` that is a symlink out of the folder is set aside itself: nothing is moved through it', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'hookpolicy-outside-'));
+    try {
+      fs.symlinkSync(outside, path.join(folder, 'rejected'));
+      fs.symlinkSync('/dev/zero', path.join(folder, '000000000-planted-0000-aaaaaaaa.rec'));
+      await drainOutbox(folder, async () => true, quick);
+      expect(fs.readdirSync(outside)).toEqual([]);
+      expect(fs.lstatSync(path.join(folder, 'rejected')).isDirectory()).toBe(true);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a FIFO or a symlink planted as the drainer\'s lock is never waited on nor followed: not alive, and taken over', () => {
+    for (const plant of [(lock: string) => execFileSync('mkfifo', [lock]), (lock: string) => fs.symlinkSync('/dev/zero', lock)]) {
+      const lock = path.join(folder, 'sender.lock');
+      plant(lock);
+      const started = Date.now();
+      expect(drainerAlive(folder)).toBe(false);
+      expect(acquireLock(folder)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(fs.readFileSync(lock, 'utf8')).toBe(String(process.pid));
+      releaseLock(folder);
+      expect(fs.existsSync(lock)).toBe(false);
+    }
+  });
+
+  it('a folder other users can write is not drained at all', async () => {
+    enqueue(folder, 'x');
+    fs.chmodSync(folder, 0o777);
+    forgetFolderVerdicts();
+    const deliver = jest.fn(async () => true);
+    expect(await drainOutbox(folder, deliver, quick)).toEqual({ drained: false, sent: 0, retried: 0, rejected: 0 });
+    expect(deliver).not.toHaveBeenCalled();
+    fs.chmodSync(folder, 0o700);
+    forgetFolderVerdicts();
+  });
+});
+

@@ -6,10 +6,12 @@
  * a backoff that doubles while the sink keeps failing; one the sink refused for good is
  * set aside in `rejected/`. Nothing is dropped: when the drainer ends (idle, or at the end
  * of its life while the sink is still down), what is left stays on disk for the next one.
+ * It drains only a folder this user alone can write (the cache room's folder check), and
+ * reads only records that are regular files of a bounded size (queue.ts).
  */
-import * as fs from 'fs';
+import { cacheFolderDistrust } from '../cache/cache-trust';
 import { HEARTBEAT_MS, acquireLock, releaseLock, touchLock } from './lock';
-import { claimRecords, hasRecords, removeRecords, returnRecords, setAside } from './queue';
+import { claimRecords, hasRecords, readRecord, removeRecords, returnRecords, setAside } from './queue';
 
 /** What became of one record: taken, to be tried again, or refused for good. */
 export type Delivery = 'sent' | 'retry' | 'rejected';
@@ -53,7 +55,8 @@ export interface DrainResult {
  */
 export async function drainOutbox(folder: string, deliver: Deliver, options: DrainOptions = {}): Promise<DrainResult> {
   const result: DrainResult = { drained: false, sent: 0, retried: 0, rejected: 0 };
-  if (!acquireLock(folder)) return result;
+  // Records in a folder another user can write could be anyone's: not read, not sent.
+  if (cacheFolderDistrust(folder) !== null || !acquireLock(folder)) return result;
   result.drained = true;
   const batch = options.batch ?? 64;
   const idleMs = options.idleMs ?? 2000;
@@ -132,11 +135,11 @@ async function deliverClaimed(claimed: string[], deliver: Deliver): Promise<Batc
   const texts: string[] = [];
   const unreadable: string[] = [];
   for (const file of claimed) {
-    try {
-      texts.push(fs.readFileSync(file, 'utf8'));
+    const text = readRecord(file);
+    if (text === null) unreadable.push(file);
+    else {
+      texts.push(text);
       files.push(file);
-    } catch {
-      unreadable.push(file);
     }
   }
   setAside(unreadable);

@@ -2,10 +2,13 @@
  * The drainer's lock: one process drains an outbox at a time. The lock is a file made with
  * O_EXCL holding the drainer's pid, touched while it runs; a lock not touched for
  * LOCK_STALE_MS, or whose process is gone, belongs to a drainer that died and is taken over.
+ * It is read as a regular file only (never through a symlink, never waiting on a FIFO
+ * planted in its place: the runner looks at it at every recorded event).
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { processAlive } from '../process-alive';
+import { readPlainWithStats } from '../regular-file';
 
 export { processAlive } from '../process-alive';
 
@@ -24,13 +27,18 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
  * @example drainerAlive('/home/me/.cache/hookpolicy/webhook-spool') // false
  */
 export function drainerAlive(folder: string, nowMs = Date.now()): boolean {
-  const lock = path.join(folder, LOCK);
+  const lock = readLock(path.join(folder, LOCK));
+  if (lock === null || nowMs - lock.mtimeMs >= LOCK_STALE_MS) return false;
+  return !(Number.isInteger(lock.pid) && lock.pid > 0) || processAlive(lock.pid);
+}
+
+/** The lock's pid and when it was last touched; null when there is none, or it is not a small regular file. */
+function readLock(lock: string): { pid: number; mtimeMs: number } | null {
   try {
-    if (nowMs - fs.statSync(lock).mtimeMs >= LOCK_STALE_MS) return false;
-    const pid = Number(fs.readFileSync(lock, 'utf8'));
-    return !(Number.isInteger(pid) && pid > 0) || processAlive(pid);
+    const { bytes, stats } = readPlainWithStats(lock, 64);
+    return { pid: Number(bytes.toString('utf8')), mtimeMs: Number(stats.mtimeMs) };
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -61,10 +69,18 @@ export function acquireLock(folder: string, nowMs = Date.now()): boolean {
 }
 
 function lockIsStale(lock: string, nowMs: number): boolean {
+  const found = readLock(lock);
+  // Not a plain file (a symlink, a FIFO, a folder planted there): never this outbox's drainer's.
+  if (found === null) return isPlanted(lock);
+  if (nowMs - found.mtimeMs >= LOCK_STALE_MS) return true;
+  return Number.isInteger(found.pid) && found.pid > 0 && !processAlive(found.pid);
+}
+
+/** Something at the lock's path that is not a regular file (removed as a stale lock is: unlink never follows). */
+function isPlanted(lock: string): boolean {
   try {
-    if (nowMs - fs.statSync(lock).mtimeMs >= LOCK_STALE_MS) return true;
-    const pid = Number(fs.readFileSync(lock, 'utf8'));
-    return Number.isInteger(pid) && pid > 0 && !processAlive(pid);
+    const st = fs.lstatSync(lock);
+    return !st.isFile() && !st.isDirectory();
   } catch {
     return false;
   }
@@ -84,7 +100,7 @@ export function touchLock(folder: string): void {
 export function releaseLock(folder: string): void {
   const lock = path.join(folder, LOCK);
   try {
-    if (fs.readFileSync(lock, 'utf8') === String(process.pid)) fs.unlinkSync(lock);
+    if (readLock(lock)?.pid === process.pid) fs.unlinkSync(lock);
   } catch {
     // Already gone.
   }

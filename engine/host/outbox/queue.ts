@@ -3,10 +3,20 @@
  * adds its record (written to a temporary name, then renamed in); the drainer claims each
  * by renaming it to a name of its own, delivers it, and deletes it, or renames it back to
  * be tried again. Names sort oldest first, so a record put back keeps its place.
+ *
+ * A record is read only when it is a regular file of one link and at most MAX_RECORD_BYTES
+ * (opened O_NOFOLLOW | O_NONBLOCK, judged by fstat before a byte is read): a symlink to
+ * /dev/zero, a FIFO or a huge file planted as a record is set aside unread, never followed,
+ * waited on or read into memory.
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { setAsideAtPath } from '../log-file';
+import { readPlainWithStats } from '../regular-file';
 import { processAlive } from './lock';
+
+/** The largest record a drainer reads (a decision record, a memory record: far less). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
 
 let queued = 0;
 const RECORD = '.rec';
@@ -76,18 +86,45 @@ export function returnRecords(files: readonly string[]): void {
 }
 
 /**
- * Moves claimed records a sink refused for good into the `rejected` folder beside them,
- * where they stay for a person to read: no retry would change the answer.
+ * The text of a claimed record, or null when it is not one to read: not a regular file of
+ * one link (a symlink, a FIFO, a device, a second name), larger than MAX_RECORD_BYTES, or
+ * gone. Never follows, never waits, reads at most MAX_RECORD_BYTES.
+ * @example readRecord('/…/lr2x0k1a9-1f3-0000-8c2d.rec.4242.sending') // '{"record":…}'
+ */
+export function readRecord(file: string): string | null {
+  try {
+    const { bytes, stats } = readPlainWithStats(file, MAX_RECORD_BYTES);
+    return stats.nlink === 1n ? bytes.toString('utf8') : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Moves claimed records a sink refused for good (or that are no records to read) into the
+ * `rejected` folder beside them, where they stay for a person to read: no retry would
+ * change the answer. A `rejected` that is not a plain folder is set aside first.
  */
 export function setAside(files: readonly string[]): void {
   for (const file of files) {
     const folder = path.join(path.dirname(file), REJECTED_FOLDER);
     try {
+      if (!isPlainFolder(folder)) setAsideAtPath(folder);
       fs.mkdirSync(folder, { mode: 0o700, recursive: true });
       fs.renameSync(file, path.join(folder, recordName(path.basename(file))));
     } catch {
       // Gone, or no room for it: left for the next drainer.
     }
+  }
+}
+
+/** True when `folder` is a folder (not a symlink to one), or nothing is there yet. */
+function isPlainFolder(folder: string): boolean {
+  try {
+    const st = fs.lstatSync(folder);
+    return st.isDirectory() && !st.isSymbolicLink();
+  } catch {
+    return true;
   }
 }
 
