@@ -10,6 +10,7 @@ import { protocolFor } from '../engine/protocol';
 import { renderFailure, renderResponse } from '../engine/render';
 import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent, HookResponse } from '../engine/types';
 import { recordDecision } from '../engine/host/decision-log';
+import type { DecisionAppender } from '../engine/host/log-chain/appender';
 import { choosePolicyFiles, settlePolicyChoice } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
@@ -57,6 +58,13 @@ export interface HookInput {
   startedAt?: number;
   /** Memory indexes kept open between events (`policy serve`); without it an event opens and closes its own. */
   memoryPool?: MemoryIndexPool;
+  /**
+   * The decision log kept open between events (`policy serve`: createDecisionAppender);
+   * used when it is the policy's `log.file`, else the log is opened for the one record.
+   */
+  decisionAppender?: DecisionAppender;
+  /** Warnings that come after the answer (a record the appender queued behind another process's lock). */
+  onLateProblem?: (problem: Diagnostic) => void;
 }
 
 export interface HookResult {
@@ -205,7 +213,10 @@ async function decide(
   // A runtime error or a broken rule that could have judged the event: on_error answered in part.
   const unchecked = input.memoryStore !== false && (decision.errors.length > 0 || decision.broken) ? uncheckedProblems(decision) : [];
   const failOpen = unchecked.length > 0 && onError === 'open';
-  const logProblems = recordDecision({ decision: logged, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env, durationMs, failOpen });
+  const logProblems = recordDecision({
+    decision: logged, event, policy, projectRoot, now: new Date(now()), webhookSender: input.webhookSender, env: input.env, durationMs, failOpen,
+    appender: input.decisionAppender, onLateProblem: input.onLateProblem,
+  });
   const countWarnings = unchecked.length > 0 ? noteUnjudged({
     env: input.env, dirs: input.cacheDirs, projectRoot, event, eventName: event.hook_event_name, policy: () => null, problems: unchecked, onError, now: now(),
   }) : [];

@@ -15,6 +15,7 @@ import { isoTime } from './iso-time';
 import { loggedCommand } from './logged-command';
 import { LogRefusedError, openLogForAppend } from './log-file';
 import { appendChainedLine } from './log-chain/append';
+import type { DecisionAppender } from './log-chain/appender';
 import { noticeText } from '../decision-log/notice';
 import { exportDecision, otlpTarget } from './otlp/enqueue';
 import { redactPatterns, redactRecord, redactText } from './redact';
@@ -109,6 +110,13 @@ export interface RecordDecisionOptions {
   durationMs?: number;
   /** The runner let the event through unjudged (fail-open/): the record says so with `fail_open`. */
   failOpen?: boolean;
+  /**
+   * A long-lived process's appender for `log.file` (log-chain/appender.ts), used instead of
+   * opening the log for this one record; it must be the one for this project's log.
+   */
+  appender?: DecisionAppender;
+  /** Warnings that come after the call returned (a record the appender queued, and its exports). */
+  onLateProblem?: (problem: Diagnostic) => void;
 }
 
 /**
@@ -127,10 +135,29 @@ export function recordDecision(options: RecordDecisionOptions): Diagnostic[] {
   if (options.failOpen) built.fail_open = true;
   const record = redactRecord(built, redactPatterns(log));
   const problems: Diagnostic[] = [];
-  if (log.file) {
+  // The appender of another log (the policy's log.file changed since it was made) is not used.
+  if (log.file && options.appender?.file === path.resolve(projectRoot, log.file)) {
+    const appended = options.appender.append(record);
+    if (!appended.written) {
+      // Queued behind another process's lock: the exports follow once it is written, with its prev.
+      void appended.done.then((problem) => {
+        for (const p of [...(problem ? [problem] : []), ...exportRecord(record, options, otlp)]) options.onLateProblem?.(p);
+      });
+      return problems;
+    }
+    if (appended.problem) problems.push(appended.problem);
+  } else if (log.file) {
     const problem = appendDecisionRecord(log.file, projectRoot, record);
     if (problem) problems.push(problem);
   }
+  return [...problems, ...exportRecord(record, options, otlp)];
+}
+
+/** The record's copies elsewhere (webhook, team database, OpenTelemetry), each queued for its detached sender. */
+function exportRecord(record: DecisionRecord, options: RecordDecisionOptions, otlp: ReturnType<typeof otlpTarget>): Diagnostic[] {
+  const { event, policy, projectRoot } = options;
+  const log = policy.settings.log;
+  const problems: Diagnostic[] = [];
   // A variable the headers read is unset: the sender this runner starts would lack it too.
   const unset = log.webhook && options.env ? webhookEnvProblem(log.webhook, options.env) : null;
   if (unset) problems.push(unset);

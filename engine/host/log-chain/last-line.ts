@@ -45,6 +45,8 @@ export function lastLinePathOf(logPath: string): string {
 
 /** The file beside the log, open for reading and rewriting; close() when done. */
 export interface LastLineFile {
+  /** Its inode: the file at the path is still this one while they match. */
+  readonly ino: bigint;
   /** What it holds; null when it is empty or malformed. */
   state(): LastLineState | null;
   /** The hash of the log's last line when the file names the log as it is, else null. */
@@ -75,21 +77,24 @@ export function openLastLine(file: string): LastLineFile | LastLineRefused | nul
     if (code === 'ENXIO') return new LastLineRefused('a FIFO or a socket');
     return null;
   }
+  let ino: bigint;
   try {
-    const stat = fs.fstatSync(fd);
+    const stat = fs.fstatSync(fd, { bigint: true });
     // A hard link would have the runner write into another file (one outside the project
     // too), and let whoever holds the other name rewrite the end the log is checked against.
-    const why = !stat.isFile() ? (stat.isFIFO() ? 'a FIFO' : 'not a regular file') : stat.nlink !== 1 ? `a file with ${stat.nlink} links` : null;
+    const why = !stat.isFile() ? (stat.isFIFO() ? 'a FIFO' : 'not a regular file') : stat.nlink !== 1n ? `a file with ${stat.nlink} links` : null;
     if (why !== null) {
       fs.closeSync(fd);
       return new LastLineRefused(why);
     }
+    ino = stat.ino;
   } catch {
     fs.closeSync(fd);
     return null;
   }
   const state = (): LastLineState | null => parseState(readRecord(fd));
   return {
+    ino,
     state,
     hashFor(log) {
       const found = state();

@@ -60,6 +60,11 @@ export interface LogLock {
   held: boolean;
   /** Why the caller goes on without the lock: a lock nobody released in time, or an error. */
   why?: string;
+  /**
+   * tryLogLock, not held because another holds it: which lock (its inode and text), to tell
+   * a queue that moves from one that does not. Absent when the lock cannot be made at all.
+   */
+  holder?: string;
   release(): void;
 }
 
@@ -114,9 +119,10 @@ export function tryLogLock(lockPath: string, options: LogLockOptions = {}): LogL
   for (let i = 0; i < 2; i++) {
     const attempt = tryOnce(lockPath, options, now);
     if ('lock' in attempt) return attempt.lock;
-    if (attempt.holder !== null) break;
+    if (attempt.holder !== null) return { ...notHeld(`${lockPath} is held`), holder: attempt.holder };
   }
-  return notHeld(`${lockPath} is held`);
+  // Gone each time it was looked at: it is changing hands.
+  return { ...notHeld(`${lockPath} is held`), holder: '' };
 }
 
 type Attempt = { lock: LogLock } | { holder: string | null };
