@@ -1,3 +1,4 @@
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -41,13 +42,29 @@ describe('recordFailOpen and readFailOpens', () => {
     expect(readFailOpens({ env: {}, dirs: [shared, own] }).count).toBe(1);
   });
 
-  it('refuses a symlink where the file is, and the reader says so', () => {
+  it('the reader refuses a symlink where the file is, and says so', () => {
     const dir = path.join(root, 'cache');
     fs.mkdirSync(dir, { mode: 0o700 });
+    fs.writeFileSync(path.join(root, 'elsewhere'), `${JSON.stringify(line())}\n`);
     fs.symlinkSync(path.join(root, 'elsewhere'), path.join(dir, FAIL_OPEN_FILE));
-    expect(recordFailOpen(line(), { env: {}, dirs: [dir] })).toMatch(/symbolic link/);
-    expect(fs.existsSync(path.join(root, 'elsewhere'))).toBe(false);
-    expect(readFailOpens({ env: {}, dirs: [dir] }).problems).toEqual([expect.stringContaining('a symbolic link')]);
+    expect(readFailOpens({ env: {}, dirs: [dir] })).toMatchObject({ count: 0, problems: [expect.stringContaining('a symbolic link')] });
+  });
+
+  it.each([
+    ['a symlink', (at: string) => fs.symlinkSync(path.join(root, 'elsewhere'), at)],
+    ['a FIFO', (at: string) => execFileSync('mkfifo', [at])],
+    ['a second name of another file', (at: string) => {
+      fs.writeFileSync(path.join(root, 'elsewhere'), 'keep\n');
+      fs.linkSync(path.join(root, 'elsewhere'), at);
+    }],
+  ])('%s planted where the file is: set aside, never followed or waited on, and the count goes on', (_name, plant) => {
+    const dir = path.join(root, 'cache');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    plant(path.join(dir, FAIL_OPEN_FILE));
+    expect(recordFailOpen(line(), { env: {}, dirs: [dir] })).toBeNull();
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith(`${FAIL_OPEN_FILE}.set-aside-`))).toHaveLength(1);
+    expect(readFailOpens({ env: {}, dirs: [dir] })).toMatchObject({ count: 1, problems: [] });
+    if (fs.existsSync(path.join(root, 'elsewhere'))) expect(fs.readFileSync(path.join(root, 'elsewhere'), 'utf8')).not.toContain('"on_error"');
   });
 
   it('rotates past its size, keeping one older generation that is still read', () => {

@@ -4,8 +4,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { cacheDirectories } from '../cache';
-import { FAIL_OPEN_FILE, type FailOpenRecord } from './record';
-import { NotPlainFileError, openRegularFile } from '../regular-file';
+import { FAIL_OPEN_FILE, FAIL_OPEN_ROTATE_BYTES, type FailOpenRecord } from './record';
+import { NotPlainFileError, openRegularFile, readAt } from '../regular-file';
 
 export interface ReadFailOpensOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -84,9 +84,14 @@ function readCounter(file: string, problems: string[]): string | null {
     return null;
   }
   try {
-    const links = fs.fstatSync(fd).nlink;
-    if (links > 1) problems.push(`${file} has ${links} hard links`);
-    return fs.readFileSync(fd, 'utf8');
+    const stat = fs.fstatSync(fd);
+    if (stat.nlink > 1) problems.push(`${file} has ${stat.nlink} hard links`);
+    // The file rotates at FAIL_OPEN_ROTATE_BYTES: one grown past twice that is read from its last lines only.
+    const cap = 2 * FAIL_OPEN_ROTATE_BYTES;
+    if (stat.size <= cap) return readAt(fd, 0, stat.size).toString('utf8');
+    problems.push(`${file} is ${stat.size} bytes: only its last ${cap} are read`);
+    const tail = readAt(fd, stat.size - cap, cap);
+    return tail.toString('utf8', tail.indexOf(0x0a) + 1);
   } catch (e) {
     problems.push(`${file} cannot be read (${(e as Error).message})`);
     return null;

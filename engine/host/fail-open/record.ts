@@ -2,13 +2,15 @@
  * Appending one fail-open (or fail-closed) line. Only the failure path loads this: an event
  * the runner judged pays nothing. The file is in the first cache folder only this user can
  * write (cacheFolderDistrust), which self-protection guards like the rest of the cache: the
- * confined agent can neither remove it nor plant a FIFO or a symlink there.
+ * confined agent can neither remove it nor plant a FIFO or a symlink there. One planted
+ * anyway (a FIFO, a symlink, a second name for the file) is set aside, never followed or
+ * waited on, and the count goes on in a new file: a planted link does not hide a fail-open.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { cacheDirectories, cacheFolderDistrust } from '../cache';
 import { isoTime } from '../iso-time';
-import { openLogForAppend } from '../log-file';
+import { LogRefusedError, openLogForAppend, setAsideAtPath } from '../log-file';
 
 /** The file's name in its cache folder. */
 export const FAIL_OPEN_FILE = 'fail-opens.jsonl';
@@ -66,7 +68,7 @@ export function recordFailOpen(record: FailOpenRecord, options: RecordFailOpenOp
   const file = path.join(folder, FAIL_OPEN_FILE);
   const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
   try {
-    let fd = openLogForAppend(file, folder);
+    let fd = openCounter(file, folder);
     if (fs.fstatSync(fd).size > FAIL_OPEN_ROTATE_BYTES) {
       fs.closeSync(fd);
       // Two runners rotating at once may drop one generation: the count restarts, never lies upward.
@@ -82,6 +84,22 @@ export function recordFailOpen(record: FailOpenRecord, options: RecordFailOpenOp
   } catch (e) {
     return `cannot write ${file}: ${(e as Error).message}`;
   }
+}
+
+/** The counter open for appending; what is at its path when it is not a plain file of one link is set aside first. */
+function openCounter(file: string, folder: string): number {
+  let fd: number;
+  try {
+    fd = openLogForAppend(file, folder, { keepLinked: true });
+  } catch (e) {
+    if (!(e instanceof LogRefusedError) || e.atPath === null) throw e;
+    setAsideAtPath(file);
+    return openLogForAppend(file, folder);
+  }
+  if (fs.fstatSync(fd).nlink === 1) return fd;
+  fs.closeSync(fd);
+  setAsideAtPath(file);
+  return openLogForAppend(file, folder);
 }
 
 /** A record for now, from what the runner knew when it failed. */
