@@ -42,6 +42,27 @@ describe('recordFailOpen and readFailOpens', () => {
     expect(readFailOpens({ env: {}, dirs: [shared, own] }).count).toBe(1);
   });
 
+  it('rotates past its size, keeping one older generation that is still read', () => {
+    const dir = path.join(root, 'cache');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    const old = `${JSON.stringify(line({ time: '2026-01-01T00:00:00.000Z' }))}\n`;
+    fs.writeFileSync(path.join(dir, FAIL_OPEN_FILE), old.repeat(Math.ceil(FAIL_OPEN_ROTATE_BYTES / old.length) + 1));
+    expect(recordFailOpen(line(), { env: {}, dirs: [dir] })).toBeNull();
+    expect(fs.readFileSync(path.join(dir, FAIL_OPEN_FILE), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+    const read = readFailOpens({ env: {}, dirs: [dir] });
+    expect(read.files.map((f) => path.basename(f))).toEqual(['fail-opens.1.jsonl', 'fail-opens.jsonl']);
+    expect(read.last?.time).toBe('2026-01-15T10:00:00.000Z');
+  });
+
+  it('skips lines that are not counter lines', () => {
+    const dir = path.join(root, 'cache');
+    fs.mkdirSync(dir, { mode: 0o700 });
+    fs.writeFileSync(path.join(dir, FAIL_OPEN_FILE), `{"time":"x"}\nnot json\n\n${JSON.stringify(line())}\n${JSON.stringify({ ...line(), on_error: 'maybe' })}\n`);
+    expect(readFailOpens({ env: {}, dirs: [dir] }).count).toBe(1);
+  });
+});
+
+describe('what is at the counter\'s path', () => {
   it('the reader refuses a symlink where the file is, and says so', () => {
     const dir = path.join(root, 'cache');
     fs.mkdirSync(dir, { mode: 0o700 });
@@ -65,24 +86,5 @@ describe('recordFailOpen and readFailOpens', () => {
     expect(fs.readdirSync(dir).filter((n) => n.startsWith(`${FAIL_OPEN_FILE}.set-aside-`))).toHaveLength(1);
     expect(readFailOpens({ env: {}, dirs: [dir] })).toMatchObject({ count: 1, problems: [] });
     if (fs.existsSync(path.join(root, 'elsewhere'))) expect(fs.readFileSync(path.join(root, 'elsewhere'), 'utf8')).not.toContain('"on_error"');
-  });
-
-  it('rotates past its size, keeping one older generation that is still read', () => {
-    const dir = path.join(root, 'cache');
-    fs.mkdirSync(dir, { mode: 0o700 });
-    const old = `${JSON.stringify(line({ time: '2026-01-01T00:00:00.000Z' }))}\n`;
-    fs.writeFileSync(path.join(dir, FAIL_OPEN_FILE), old.repeat(Math.ceil(FAIL_OPEN_ROTATE_BYTES / old.length) + 1));
-    expect(recordFailOpen(line(), { env: {}, dirs: [dir] })).toBeNull();
-    expect(fs.readFileSync(path.join(dir, FAIL_OPEN_FILE), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
-    const read = readFailOpens({ env: {}, dirs: [dir] });
-    expect(read.files.map((f) => path.basename(f))).toEqual(['fail-opens.1.jsonl', 'fail-opens.jsonl']);
-    expect(read.last?.time).toBe('2026-01-15T10:00:00.000Z');
-  });
-
-  it('skips lines that are not counter lines', () => {
-    const dir = path.join(root, 'cache');
-    fs.mkdirSync(dir, { mode: 0o700 });
-    fs.writeFileSync(path.join(dir, FAIL_OPEN_FILE), `{"time":"x"}\nnot json\n\n${JSON.stringify(line())}\n${JSON.stringify({ ...line(), on_error: 'maybe' })}\n`);
-    expect(readFailOpens({ env: {}, dirs: [dir] }).count).toBe(1);
   });
 });

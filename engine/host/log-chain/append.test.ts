@@ -350,7 +350,7 @@ describe('taking over a lock', () => {
       }
       return Date.now();
     };
-    const got = acquireLogLock(lock, { now, waitMs: 40, maxWaitMs: 40 });
+    const got = acquireLogLock(lock, { now, waitMs: 40, maxWaitMs: 40, suspectMs: 0 });
     expect(got.held).toBe(false);
     expect(fs.readlinkSync(lock)).toBe(live);
     expect(fs.readdirSync(path.dirname(lock))).toEqual([path.basename(lock)]);
@@ -376,8 +376,8 @@ describe('taking over a lock', () => {
     fs.symlinkSync(`${process.pid} ${host} slow0006`, lock);
     const old = new Date(Date.now() - 10_000);
     fs.lutimesSync(lock, old, old);
-    expect(acquireLogLock(lock, { waitMs: 30 }).held).toBe(false);
-    const got = acquireLogLock(lock, { waitMs: 30, hungMs: 5000 });
+    expect(acquireLogLock(lock, { waitMs: 200 }).held).toBe(false);
+    const got = acquireLogLock(lock, { waitMs: 200, hungMs: 5000 });
     expect(got.held).toBe(true);
     got.release();
   });

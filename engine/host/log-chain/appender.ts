@@ -24,7 +24,7 @@ import type { DecisionRecord, Diagnostic } from '../../types';
 import { LogRefusedError, openLogForAppend } from '../log-file';
 import { appendUnderLock, lockPathOf, pendingLine, type AppendedLine, type PendingLine } from './append';
 import { LastLineRefused, lastLinePathOf, openLastLine, type LastLineFile } from './last-line';
-import { LOCK_MAX_WAIT_MS, LOCK_WAIT_MS, tryLogLock, type LogLock } from './lock';
+import { LOCK_MAX_WAIT_MS, LOCK_WAIT_MS, SUSPECT_MS, tryLogLock, type LogLock } from './lock';
 
 export interface DecisionAppenderOptions {
   /** Warnings of appends that were queued (another process held the lock), once written. */
@@ -159,7 +159,8 @@ export function createDecisionAppender(file: string, projectRoot: string, option
 
   const drain = (): void => {
     timer = null;
-    const lock = tryLogLock(lockPath, { now });
+    // Whether the holder is dead is asked only of one seen holding the lock for a while (lock.ts).
+    const lock = tryLogLock(lockPath, { now }, now() - holderSince >= SUSPECT_MS);
     if (!lock.held && lock.holder !== undefined) {
       const at = now();
       // A lock that changes hands is a queue that moves: waited for longer (lock.ts).
@@ -214,7 +215,7 @@ export function createDecisionAppender(file: string, projectRoot: string, option
         } catch {
           // Refused (a folder leading out): write() says so.
         }
-        const lock = tryLogLock(lockPath, { now });
+        const lock = tryLogLock(lockPath, { now }, false);
         // Held, or not to be had at all (the folder cannot take it): written now, as a runner would.
         if (lock.held || lock.holder === undefined) {
           try {

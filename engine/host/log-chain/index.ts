@@ -8,7 +8,7 @@
 export { appendChainedLine, lockPathOf, type ChainedAppendResult } from './append';
 export { createDecisionAppender, type AppendOutcome, type DecisionAppender, type DecisionAppenderOptions } from './appender';
 export { lastLinePathOf } from './last-line';
-export { acquireLogLock, tryLogLock, LOCK_HUNG_MS, LOCK_MAX_WAIT_MS, LOCK_STALE_MS, LOCK_WAIT_MS, type LogLock, type LogLockOptions } from './lock';
+export { acquireLogLock, tryLogLock, LOCK_HUNG_MS, LOCK_MAX_WAIT_MS, LOCK_STALE_MS, LOCK_WAIT_MS, SUSPECT_MS, type LogLock, type LogLockOptions } from './lock';
 export { LogReadError, readDecisionLog, verifyDecisionLog, type DecisionLogRead, type LoggedDecision } from './read';
 export { GENESIS, lineHash } from '../../decision-log/chain';
 export type { DecisionLogFilter } from '../../decision-log/filter';

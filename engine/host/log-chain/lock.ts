@@ -45,6 +45,13 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
 export interface LogLockOptions {
+  /**
+   * How long a holder is seen holding the lock before it is asked whether it is dead
+   * (default SUSPECT_MS): a live holder keeps it well under 1 ms, and asking (a signal, a
+   * read of /proc) at every look, from hundreds of waiting runners, took the CPU the holder
+   * needed to give it back.
+   */
+  suspectMs?: number;
   /** How long to wait while the lock stays with one holder (default LOCK_WAIT_MS). */
   waitMs?: number;
   /** How long to wait in all while it changes hands (default LOCK_MAX_WAIT_MS). */
@@ -73,6 +80,10 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 let filesOnly = false;
 /** Retries at once in a row (the lock was gone, or just taken over) before the wait pauses anyway. */
 const QUICK_RETRIES = 8;
+/** See LogLockOptions.suspectMs. */
+export const SUSPECT_MS = 50;
+/** The longest pause between two looks (before jitter). */
+const MAX_PAUSE_MS = 8;
 
 /**
  * Takes the lock at `lockPath`, waiting as the module comment says, with Atomics.wait:
@@ -84,20 +95,26 @@ export function acquireLogLock(lockPath: string, options: LogLockOptions = {}): 
   const waitMs = options.waitMs ?? LOCK_WAIT_MS;
   const started = now();
   const cap = started + Math.max(waitMs, options.maxWaitMs ?? LOCK_MAX_WAIT_MS);
+  const suspectMs = options.suspectMs ?? SUSPECT_MS;
   let deadline = started + waitMs;
   let holder: string | null = null;
+  let holderSince = started;
+  // The lock changed hands: the queue moves, so the wait goes on (up to the cap).
+  const suspect = (id: string, at: number): boolean => {
+    if (id !== holder) {
+      holder = id;
+      holderSince = at;
+      deadline = Math.min(cap, Math.max(deadline, at + waitMs));
+    }
+    return at - holderSince >= suspectMs;
+  };
   let quick = 0;
   let delay = 1;
   for (;;) {
-    const attempt = tryOnce(lockPath, options, now);
+    const attempt = tryOnce(lockPath, options, now, suspect);
     if ('lock' in attempt) return attempt.lock;
     if (attempt.holder === null && quick++ < QUICK_RETRIES) continue;
     const at = now();
-    // The lock changed hands: the queue moves, so the wait goes on (up to the cap).
-    if (attempt.holder !== null && attempt.holder !== holder) {
-      holder = attempt.holder;
-      deadline = Math.min(cap, Math.max(deadline, at + waitMs));
-    }
     if (at >= deadline) {
       return notHeld(deadline >= cap && cap - started > waitMs ? `${lockPath} was busy for longer than ${cap - started} ms` : `${lockPath} was held for longer than ${waitMs} ms`);
     }
@@ -105,19 +122,20 @@ export function acquireLogLock(lockPath: string, options: LogLockOptions = {}): 
     // Backoff with jitter, so that waiting runners do not retry in step; capped low, so a
     // queue of runners hands the lock on quickly.
     Atomics.wait(pause, 0, 0, Math.min(deadline - at, delay + Math.random() * delay));
-    delay = Math.min(delay * 2, 8);
+    delay = Math.min(delay * 2, MAX_PAUSE_MS);
   }
 }
 
 /**
- * Takes the lock at `lockPath` if it can at once (a dead lock taken over first); a lock
- * not held (`why` says by whom) otherwise. Never waits, never throws.
+ * Takes the lock at `lockPath` if it can at once (a dead lock taken over first, when
+ * `judge`: the caller has seen the same holder for a while); a lock not held (`holder`
+ * says which) otherwise. Never waits, never throws.
  * @example const lock = tryLogLock(lockPath); if (!lock.held) queueForLater();
  */
-export function tryLogLock(lockPath: string, options: LogLockOptions = {}): LogLock {
+export function tryLogLock(lockPath: string, options: LogLockOptions = {}, judge = true): LogLock {
   const now = options.now ?? Date.now;
   for (let i = 0; i < 2; i++) {
-    const attempt = tryOnce(lockPath, options, now);
+    const attempt = tryOnce(lockPath, options, now, () => judge);
     if ('lock' in attempt) return attempt.lock;
     if (attempt.holder !== null) return { ...notHeld(`${lockPath} is held`), holder: attempt.holder };
   }
@@ -127,16 +145,21 @@ export function tryLogLock(lockPath: string, options: LogLockOptions = {}): LogL
 
 type Attempt = { lock: LogLock } | { holder: string | null };
 
-/** One try: the lock, or who holds it (null: nobody any more, or a dead lock just removed: try again). */
-function tryOnce(lockPath: string, options: LogLockOptions, now: () => number): Attempt {
+/**
+ * One try: the lock, or who holds it (null: nobody any more, or a dead lock just removed:
+ * try again). Whether the holder is dead is asked only when `suspect` says it has held the
+ * lock long enough to be.
+ */
+function tryOnce(lockPath: string, options: LogLockOptions, now: () => number, suspect: (id: string, at: number) => boolean): Attempt {
   try {
     return { lock: create(lockPath, ownerText()) };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return { lock: notHeld(`cannot make the lock ${lockPath}: ${(e as Error).message}`) };
   }
-  const seen = observe(lockPath, now());
+  const at = now();
+  const seen = observe(lockPath, at);
   if (seen === null) return { holder: null };
-  if (isDead(seen, options) && takeOver(lockPath, seen, options, now)) return { holder: null };
+  if (suspect(seen.id, at) && isDead(seen, options) && takeOver(lockPath, seen, options, now)) return { holder: null };
   return { holder: seen.id };
 }
 

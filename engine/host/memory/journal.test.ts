@@ -64,6 +64,35 @@ describe('appendToJournal', () => {
       outside.remove();
     }
   });
+});
+
+describe('readJournal', () => {
+  it('reads complete lines from an offset, and leaves a line still being written', () => {
+    appendToJournal(store.dir, store.projectRoot, [journalRecord({ text: 'a' }), journalRecord({ text: 'b' })]);
+    const first = readJournal(journal(), 0);
+    expect(first.records.map((r) => r.text)).toEqual(['a', 'b']);
+    expect(first.end).toBe(fs.statSync(journal()).size);
+    fs.appendFileSync(journal(), JSON.stringify(journalRecord({ text: 'c' })).slice(0, 20));
+    const second = readJournal(journal(), first.end);
+    expect([second.records, second.end]).toEqual([[], first.end]);
+  });
+
+  it('counts and skips lines that are not records', () => {
+    fs.mkdirSync(store.dir, { recursive: true });
+    fs.writeFileSync(journal(), `not json\n{"text":"no other key"}\n${JSON.stringify(journalRecord())}\n\n`);
+    const chunk = readJournal(journal(), 0);
+    expect([chunk.records.length, chunk.malformed]).toEqual([1, 2]);
+  });
+
+  it('reads a missing journal as empty, and a journal shorter than the offset from its start', () => {
+    expect(readJournal(journal(), 0)).toEqual({ records: [], end: 0, malformed: 0 });
+    appendToJournal(store.dir, store.projectRoot, [journalRecord()]);
+    expect(readJournal(journal(), 10_000).records).toHaveLength(1);
+  });
+});
+
+describe('what is at the journal\'s path, and how much of it is read', () => {
+  const posix = process.platform === 'win32' ? it.skip : it;
 
   posix.each([
     ['a symlink', 'a symbolic link', (at: string, target: string) => fs.symlinkSync(target, at)],
@@ -90,25 +119,6 @@ describe('appendToJournal', () => {
     fs.writeFileSync(path.join(store.projectRoot, 'other-name.jsonl'), '');
     expect(readJournal(journal(), 0).records.map((r) => r.text)).toEqual(['after']);
   });
-});
-
-describe('readJournal', () => {
-  it('reads complete lines from an offset, and leaves a line still being written', () => {
-    appendToJournal(store.dir, store.projectRoot, [journalRecord({ text: 'a' }), journalRecord({ text: 'b' })]);
-    const first = readJournal(journal(), 0);
-    expect(first.records.map((r) => r.text)).toEqual(['a', 'b']);
-    expect(first.end).toBe(fs.statSync(journal()).size);
-    fs.appendFileSync(journal(), JSON.stringify(journalRecord({ text: 'c' })).slice(0, 20));
-    const second = readJournal(journal(), first.end);
-    expect([second.records, second.end]).toEqual([[], first.end]);
-  });
-
-  it('counts and skips lines that are not records', () => {
-    fs.mkdirSync(store.dir, { recursive: true });
-    fs.writeFileSync(journal(), `not json\n{"text":"no other key"}\n${JSON.stringify(journalRecord())}\n\n`);
-    const chunk = readJournal(journal(), 0);
-    expect([chunk.records.length, chunk.malformed]).toEqual([1, 2]);
-  });
 
   it('reads at most READ_BYTES at a time, and passes over a line longer than that (a journal grown to gigabytes costs no more memory)', () => {
     fs.mkdirSync(store.dir, { recursive: true });
@@ -123,12 +133,6 @@ describe('readJournal', () => {
     expect(second.records).toEqual([]);
     expect(second.end).toBe(READ_BYTES * 2);
     expect(readJournal(journal(), second.end).records.map((r) => r.text)).toEqual(['after']);
-  });
-
-  it('reads a missing journal as empty, and a journal shorter than the offset from its start', () => {
-    expect(readJournal(journal(), 0)).toEqual({ records: [], end: 0, malformed: 0 });
-    appendToJournal(store.dir, store.projectRoot, [journalRecord()]);
-    expect(readJournal(journal(), 10_000).records).toHaveLength(1);
   });
 });
 
