@@ -35,31 +35,32 @@ afterEach(() => {
   fs.rmSync(outside, { recursive: true, force: true });
 });
 
-/** Runs the Stop event and checks that the decision came, unchanged, with a log-error naming `why`. */
-async function expectRefused(why: RegExp): Promise<void> {
+/** Runs the Stop event and checks that the decision came at once, unchanged; returns its stderr. */
+async function stopAnswered(): Promise<string> {
   const start = Date.now();
   const r = await spawnHook(STOP, { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 15_000 });
   expect(r.signal).toBeNull();
   expect(Date.now() - start).toBeLessThan(5000);
   expect(responseProblems(r)).toEqual([]);
   expect(r.stdout).toBe(BLOCK);
-  expect(r.stderr).toMatch(/^hookpolicy: \S+decisions\.jsonl: warning log-error: cannot write the decision log: /);
-  expect(r.stderr).toMatch(why);
+  return r.stderr;
+}
+
+/** Runs the Stop event: the decision came, with a log-error naming `why`. */
+async function expectRefused(why: RegExp): Promise<void> {
+  const stderr = await stopAnswered();
+  expect(stderr).toMatch(/^hookpolicy: \S+decisions\.jsonl: warning log-error: cannot write the decision log: /);
+  expect(stderr).toMatch(why);
 }
 
 /**
- * Runs the Stop event: the decision came, unchanged, at once; what was at the log's path was
- * set aside (`why`), and a new log holds the notice and this decision's record.
+ * Runs the Stop event: the decision came; what was at the log's path was set aside
+ * (`why`), and a new log holds the notice and this decision's record.
  */
 async function expectSetAside(why: string): Promise<string> {
-  const start = Date.now();
-  const r = await spawnHook(STOP, { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 15_000 });
-  expect(r.signal).toBeNull();
-  expect(Date.now() - start).toBeLessThan(5000);
-  expect(responseProblems(r)).toEqual([]);
-  expect(r.stdout).toBe(BLOCK);
-  expect(r.stderr).toMatch(/^hookpolicy: \S+decisions\.jsonl: warning log-notice: /);
-  expect(r.stderr).toContain(`what was at the log's path (${why}) was set aside as decisions.jsonl.set-aside-`);
+  const stderr = await stopAnswered();
+  expect(stderr).toMatch(/^hookpolicy: \S+decisions\.jsonl: warning log-notice: /);
+  expect(stderr).toContain(`what was at the log's path (${why}) was set aside as decisions.jsonl.set-aside-`);
   const log = fs.readFileSync(box.file('logs/decisions.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(log.map((l) => [l.event, l.session_id])).toEqual([['LogNotice', null], ['Stop', 's-1']]);
   const aside = fs.readdirSync(box.file('logs')).filter((n) => n.startsWith('decisions.jsonl.set-aside-'));

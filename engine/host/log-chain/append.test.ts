@@ -2,7 +2,6 @@ import { execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { buildSync } from 'esbuild';
 import fc from 'fast-check';
 import { GENESIS, lineHash, splitLines } from '../../decision-log/chain';
 import { verifyChain } from '../../decision-log/verify';
@@ -11,6 +10,7 @@ import { appendChainedLine, lockPathOf } from './append';
 import { lastLinePathOf } from './last-line';
 import { acquireLogLock, tryLogLock } from './lock';
 import { lastLineHash, settledTail } from './tail';
+import { appendScript } from './test-support';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -422,18 +422,8 @@ describe('taking over a lock', () => {
 describe('concurrent appenders', () => {
   let script: string;
   beforeAll(() => {
-    const dir = tmp();
-    const entry = path.join(dir, 'entry.ts');
     // A child that appends N records through the runner's own append path.
-    fs.writeFileSync(entry, `import { appendDecisionRecord } from ${JSON.stringify(path.join(__dirname, '..', 'decision-log'))};
-const [dir, who, n] = process.argv.slice(2);
-for (let i = 0; i < Number(n); i++) {
-  const problem = appendDecisionRecord('decisions.jsonl', dir, { time: new Date().toISOString(), session_id: who, event: 'PreToolUse', tool: 'Bash', agent: null, outcome: 'deny', rules: ['r' + i], reason: null, paths: [], policy: [] });
-  if (problem) { console.error(JSON.stringify(problem)); process.exit(1); }
-}
-`);
-    script = path.join(dir, 'append.cjs');
-    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: script, logLevel: 'silent', external: ['pg', '@opentelemetry/*'] });
+    script = appendScript(tmp());
   }, 60_000);
 
   it('16 processes appending 40 records each at once: every record there, the chain intact', async () => {

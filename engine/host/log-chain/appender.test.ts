@@ -2,7 +2,6 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { buildSync } from 'esbuild';
 import { GENESIS, lineHash, splitLines } from '../../decision-log/chain';
 import { verifyChain } from '../../decision-log/verify';
 import { appendDecisionRecord, type DecisionRecord } from '../decision-log';
@@ -10,6 +9,7 @@ import { lockPathOf } from './append';
 import { createDecisionAppender, type AppendOutcome } from './appender';
 import { lastLinePathOf } from './last-line';
 import { acquireLogLock } from './lock';
+import { appendScript } from './test-support';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -148,17 +148,7 @@ describe('createDecisionAppender', () => {
 describe('the appender beside command-mode runners', () => {
   let script: string;
   beforeAll(() => {
-    const dir = tmp();
-    const entry = path.join(dir, 'entry.ts');
-    fs.writeFileSync(entry, `import { appendDecisionRecord } from ${JSON.stringify(path.join(__dirname, '..', 'decision-log'))};
-const [dir, who, n] = process.argv.slice(2);
-for (let i = 0; i < Number(n); i++) {
-  const problem = appendDecisionRecord('decisions.jsonl', dir, { time: new Date().toISOString(), session_id: who, event: 'PreToolUse', tool: 'Bash', agent: null, outcome: 'deny', rules: ['r' + i], reason: null, paths: [], policy: [] });
-  if (problem) { console.error(JSON.stringify(problem)); process.exit(1); }
-}
-`);
-    script = path.join(dir, 'append.cjs');
-    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: script, logLevel: 'silent', external: ['pg', '@opentelemetry/*'] });
+    script = appendScript(tmp());
   }, 60_000);
 
   it('8 processes appending 30 records each while the appender appends 200: every record there once, the chain intact', async () => {
