@@ -30,6 +30,7 @@ settings:
   on_error: closed
   deadline_ms: 1500
   log: { file: .claude/decisions.jsonl }
+  bypass: { env: ATEAM_ENFORCEMENT, values: ["off"] }
 agents:
   roles: { reviewer: [lynch] }
 rules:
@@ -42,7 +43,6 @@ rules:
     on: PreToolUse
     tools: Write
     agents: reviewer
-    bypass: ATEAM_ENFORCEMENT
     deny: "{{agent}} reviews and writes nothing."
   - id: generated-code-lane
     on: PreToolUse
@@ -159,21 +159,32 @@ linuxOnly('the policy server as the confined agent attacks it', () => {
     expect(await decisionOf(ca, bash('s-a', a.root, 'echo ok > notes.txt'))).toBeNull();
   }, 120_000);
 
-  it('the agent\'s curl to the server is refused and recorded nowhere; its own session registered again with its lanes off keeps them on', async () => {
+  it('the agent\'s curl to the server is refused and recorded nowhere; the server\'s log and a command runner\'s make one chain', async () => {
     const a = project('a');
     const ca = claude();
     expect((await ensure(ca, a, 's-a')).exit).toBe(0);
     expect(await decisionOf(ca, write('s-a', a.root, 'src/x.ts', 'lynch'))).toBe('deny');
-    const logged = logLines(a.root).length;
-    expect(logged).toBe(1);
+    expect(logLines(a.root)).toHaveLength(1);
     // A forged event from another process of the user: 403, and no line in the project's log.
     const forged = await request(port, 'POST', '/policy-hook', JSON.stringify(write('s-a', a.root, 'src/x.ts', 'lynch')), 10_000);
     expect(forged.status).toBe(403);
-    expect(logLines(a.root)).toHaveLength(logged);
-    // The agent runs the ensure hook itself (a child of Claude Code, as its Bash is) with its lanes switched off.
+    expect(logLines(a.root)).toHaveLength(1);
+    // The server's appender, kept open, and a command-mode runner between its appends: one chain, intact.
+    execFileSync(process.execPath, [a.bin, 'hook'], { input: JSON.stringify(write('s-a', a.root, '.env')), env: hookEnv(a.root), encoding: 'utf8' });
+    expect(await decisionOf(ca, write('s-a', a.root, 'src/y.ts', 'lynch'))).toBe('deny');
+    expect(logLines(a.root)).toHaveLength(3);
+    const verified = execFileSync(process.execPath, [a.bin, 'log', 'verify'], { cwd: a.root, env: hookEnv(a.root), encoding: 'utf8' });
+    expect(verified).toContain('intact');
+  }, 120_000);
+
+  it('a session registered again by the agent with its lanes switched off keeps the environment it started with', async () => {
+    const a = project('a');
+    const ca = claude();
+    expect((await ensure(ca, a, 's-a')).exit).toBe(0);
+    expect(await decisionOf(ca, write('s-a', a.root, 'src/x.ts', 'lynch'))).toBe('deny');
+    // The agent runs the ensure hook itself (a child of Claude Code, as its Bash is) with the bypass switch on.
     const again = await ensure(ca, a, 's-a', 'x', { ATEAM_ENFORCEMENT: 'off' });
     expect(again.exit).toBe(0);
-    // The session keeps the environment it started with: the reviewer's lane holds.
     expect(await decisionOf(ca, write('s-a', a.root, 'src/x.ts', 'lynch'))).toBe('deny');
     expect(fs.readFileSync(path.join(cache, 'serve', `port-${port}`, 'server.log'), 'utf8')).toContain('session s-a registered again with another environment: it keeps the one it started with');
   }, 120_000);

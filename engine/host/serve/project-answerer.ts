@@ -2,12 +2,16 @@
  * One project's answers over HTTP: the project's compiled policy held in memory
  * (createLivePolicy: checked against its sources at every request, so never stale) and
  * each event run through the runner's own runHook with that policy, the answer being what
- * `policy hook` would print. Its memory index stays open between events (index-pool.ts).
+ * `policy hook` would print. Its memory index stays open between events (index-pool.ts), and
+ * so does its decision log (log-chain/appender.ts: no open, lock wait or read of the log's
+ * end per record while nobody else appends).
  */
-import type { CompiledPolicy, Decision, HookResponse } from '../../types';
+import * as path from 'path';
+import type { CompiledPolicy, Decision, Diagnostic, HookResponse } from '../../types';
 import type { PolicyCompiler } from '../cache';
 import { discoverPolicyFiles } from '../discover';
 import { createLivePolicy, type LivePolicy } from '../live-policy';
+import { createDecisionAppender, type DecisionAppender } from '../log-chain';
 import { createMemoryIndexPool, type MemoryIndexPool } from '../memory';
 
 /** What the daemon hands the runner (a subset of cli/hook.ts HookInput). */
@@ -20,6 +24,10 @@ export interface RunnerInput {
   cacheDirs?: string[];
   policy?: CompiledPolicy;
   memoryPool?: MemoryIndexPool;
+  /** The project's decision log, kept open (used only when it is the policy's log.file). */
+  decisionAppender?: DecisionAppender;
+  /** Warnings of records written after the answer (queued behind another process's lock). */
+  onLateProblem?: (problem: Diagnostic) => void;
 }
 
 /** The runner's entry (cli/hook.ts runHook), passed in so that engine/ does not import cli/. */
@@ -93,13 +101,27 @@ export function createProjectAnswerer(options: ProjectAnswererOptions): ProjectA
   // The project's memory index stays open between events (a recall no longer opens and closes SQLite each time).
   const memoryPool = createMemoryIndexPool();
   let last: { policy: CompiledPolicy | null } | null = null;
+  let appender: DecisionAppender | null = null;
+  /** The appender of the policy's log.file, made again when that setting names another file. */
+  const appenderFor = (policy: CompiledPolicy | null): DecisionAppender | undefined => {
+    const file = policy?.settings.log.file;
+    if (!file) return undefined;
+    if (appender?.file !== path.resolve(options.projectRoot, file)) {
+      void appender?.close();
+      appender = createDecisionAppender(file, options.projectRoot, { onProblem: (p) => log(`decision log: ${p.message}`) });
+    }
+    return appender;
+  };
 
   return {
     async answer(body, sessionEnv) {
       const files = roots();
-      const input: RunnerInput = { argv, stdin: body, env: sessionEnv ? withRoot(sessionEnv) : env, cwd: options.projectRoot, compiler: options.compiler, cacheDirs: options.cacheDirs, memoryPool };
       const policy = files.length > 0 ? live.get().result.policy : null;
       last = { policy };
+      const input: RunnerInput = {
+        argv, stdin: body, env: sessionEnv ? withRoot(sessionEnv) : env, cwd: options.projectRoot, compiler: options.compiler, cacheDirs: options.cacheDirs, memoryPool,
+        decisionAppender: appenderFor(policy), onLateProblem: (p) => log(`decision log: ${p.message}`),
+      };
       // No policy (none found, or it does not build): the runner's own path renders the failure.
       const result = await options.runHook(policy ? { ...input, policy } : { ...input, argv: [...argv, ...files.flatMap((f) => ['--config', f])] });
       if (result.response.stderr !== '') log(result.response.stderr.trimEnd());
@@ -107,6 +129,7 @@ export function createProjectAnswerer(options: ProjectAnswererOptions): ProjectA
     },
     policy: () => (last ?? { policy: roots().length > 0 ? live.get().result.policy : null }).policy,
     close: () => {
+      void appender?.close();
       live.close();
       memoryPool.close();
     },
