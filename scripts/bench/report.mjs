@@ -45,7 +45,11 @@ export function otherTables(results) {
     rows.push(['each session calling ~20 ms after its last answer', round(x.latency.median, 3), round(x.latency.p90, 3), round(x.latency.p99, 3), '-']);
     rows.push(['each calling at once again (saturated)', round(x.saturated.latency.median, 3), round(x.saturated.latency.p90, 3), round(x.saturated.latency.p99, 3), Math.round(x.saturated.perSecond)]);
     out.push(table(rows));
-    out.push(table([['server CPU per event (threads included)', 'ms', 'wall ms'], ['a logged deny (shipped packs, decision log)', round(x.loggedDeny.cpuMs, 3), round(x.loggedDeny.wallMs, 3)], ['no rule matches', round(x.noMatch.cpuMs, 3), round(x.noMatch.wallMs, 3)]]));
+    out.push(table([['server CPU per event (threads included)', 'ms', 'wall ms'],
+      ['a logged deny (shipped packs, decision log)', round(x.loggedDeny.cpuMs, 3), round(x.loggedDeny.wallMs, 3)],
+      ['the same deny, its log recording no deny', round(x.unloggedDeny.cpuMs, 3), round(x.unloggedDeny.wallMs, 3)],
+      ['what the decision log costs a deny (the difference)', round(x.logCostMs, 3), '-'],
+      ['no rule matches', round(x.noMatch.cpuMs, 3), round(x.noMatch.wallMs, 3)]]));
   }
   if (results.daemon) {
     const rows = [['daemon (policy serve, loopback)', 'p50 ms', 'p99 ms', 'slowest kind', 'its p50 ms', 'seq/s', `${results.daemon[0].inFlight} in flight/s`]];
@@ -141,7 +145,7 @@ export function issueGoals(results) {
   if (sessions) {
     checks.push({ what: 'session server, 8 sessions at work at once, p50', value: `${round(sessions.latency.median, 3)} ms`, limit: '<= 1 ms', ok: sessions.latency.median <= 1 });
     checks.push({ what: 'session server, 8 sessions at work at once, p99', value: `${round(sessions.latency.p99, 3)} ms`, limit: '<= 5 ms', ok: sessions.latency.p99 <= 5 });
-    checks.push({ what: 'session server, CPU of a logged deny', value: `${round(sessions.loggedDeny.cpuMs, 3)} ms`, limit: '<= 0.3 ms', ok: sessions.loggedDeny.cpuMs <= 0.3 });
+    checks.push({ what: 'session server, CPU the decision log adds to a deny', value: `${round(sessions.logCostMs, 3)} ms (a logged deny: ${round(sessions.loggedDeny.cpuMs, 3)} ms in all)`, limit: '<= 0.3 ms', ok: sessions.logCostMs <= 0.3 });
   }
   const big = (results.inProcess ?? []).find((r) => r.id === 'rules1000');
   const write = big?.engine.perKind.write;

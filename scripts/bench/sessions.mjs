@@ -9,7 +9,8 @@
 // - the same with no pause at all (every session calling as fast as it is answered: what the
 //   server does when saturated, decisions per second);
 // - the server's CPU time per event (its /proc/<pid>/stat, threads included) for a logged
-//   deny and for an event no rule matches, each measured over a run of one kind.
+//   deny, for the same deny in a project whose log records no deny (the difference is what
+//   the decision log costs), and for an event no rule matches, each over a run of one kind.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
@@ -47,27 +48,29 @@ function cpuMs(pid) {
   return (Number(f[11]) + Number(f[12])) * 10;
 }
 
-/** The project: the shipped packs with a decision log, so that a deny is a logged deny. */
-function project(tmp) {
-  const dir = join(tmp, 'sessions');
+/** The project: the shipped packs with a decision log (a deny is a logged deny), or with one that records no deny. */
+function project(tmp, name, record) {
+  const dir = join(tmp, name);
   mkdirSync(join(dir, '.claude'), { recursive: true });
   mkdirSync(join(dir, 'mission'), { recursive: true });
-  writeFileSync(join(dir, '.claude', 'policies.yaml'), 'version: 1\ninclude: [ai-team, dia, security-guard]\nsettings:\n  log: { file: .claude/decisions.jsonl }\n');
+  writeFileSync(join(dir, '.claude', 'policies.yaml'), `version: 1\ninclude: [ai-team, dia, security-guard]\nsettings:\n  log: { file: .claude/decisions.jsonl, record: [${record}] }\n`);
   return dir;
 }
 
 /** Latency with every session posting at once, and the server's CPU per event of two kinds. */
 export async function sessionServerFigures(repo, tmp, env, requests = 2000) {
   if (process.platform !== 'linux') return { skipped: 'the server takes events only from a registered Claude Code, which this bench can stand in for only where /proc tells it' };
-  const dir = project(tmp);
+  const dir = project(tmp, 'sessions', 'deny, ask, block');
+  const quiet = project(tmp, 'sessions-unlogged', 'ask');
   const port = await freePort();
   const bin = join(repo, 'bin', 'policy.cjs');
-  const hookEnv = { ...env, CLAUDE_PROJECT_DIR: dir, CLAUDE_PID: String(process.pid) };
-  const ids = Array.from({ length: SESSIONS }, (_, i) => `bench-session-${i + 1}`);
-  for (const id of ids) {
-    const r = spawnSync(process.execPath, [bin, 'serve', '--ensure', '--port', String(port), '--idle', '2'], { input: JSON.stringify({ session_id: id, cwd: dir, hook_event_name: 'SessionStart', source: 'startup', transcript_path: join(dir, 't.jsonl') }), env: hookEnv, encoding: 'utf8' });
+  const register = (id, root) => {
+    const r = spawnSync(process.execPath, [bin, 'serve', '--ensure', '--port', String(port), '--idle', '2'], { input: JSON.stringify({ session_id: id, cwd: root, hook_event_name: 'SessionStart', source: 'startup', transcript_path: join(root, 't.jsonl') }), env: { ...env, CLAUDE_PROJECT_DIR: root, CLAUDE_PID: String(process.pid) }, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`policy serve --ensure exited ${r.status}: ${r.stderr}`);
-  }
+  };
+  const ids = Array.from({ length: SESSIONS }, (_, i) => `bench-session-${i + 1}`);
+  for (const id of ids) register(id, dir);
+  register('bench-unlogged', quiet);
   const health = await new Promise((resolve, reject) => http.get({ host: '127.0.0.1', port, path: '/health' }, (res) => {
     let t = '';
     res.on('data', (d) => { t += d; });
@@ -99,8 +102,9 @@ export async function sessionServerFigures(repo, tmp, env, requests = 2000) {
     const working = await atOnce(20);
     const saturated = await atOnce(0);
     // CPU per event of one kind, over a sequential run of it.
-    const perEvent = async (kind) => {
-      const body = JSON.stringify({ ...kinds[kind], session_id: ids[0] });
+    const perEvent = async (kind, session = ids[0], root = dir) => {
+      const body = JSON.stringify({ ...events(root, 'rm -rf /')[kind], session_id: session });
+      for (let i = 0; i < 100; i++) await post(agents[0], port, body);
       const before = cpuMs(pid);
       const start = process.hrtime.bigint();
       for (let i = 0; i < requests; i++) await post(agents[0], port, body);
@@ -108,9 +112,10 @@ export async function sessionServerFigures(repo, tmp, env, requests = 2000) {
       return { cpuMs: (cpuMs(pid) - before) / requests, wallMs: wall / requests };
     };
     const deny = await perEvent('deny');
+    const unloggedDeny = await perEvent('deny', 'bench-unlogged', quiet);
     const none = await perEvent('none');
     const logged = readFileSync(join(dir, '.claude', 'decisions.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"deny"')).length;
-    return { sessions: SESSIONS, latency: working.latency, saturated, loggedDeny: deny, noMatch: none, loggedDenies: logged };
+    return { sessions: SESSIONS, latency: working.latency, saturated, loggedDeny: deny, unloggedDeny, logCostMs: deny.cpuMs - unloggedDeny.cpuMs, noMatch: none, loggedDenies: logged };
   } finally {
     for (const a of agents) a.destroy();
     try {
