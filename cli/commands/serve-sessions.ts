@@ -7,6 +7,7 @@ import * as path from 'path';
 import { ENGINE_VERSION } from '../../engine/host/engine-version';
 import { portHolder, stopServer } from '../../engine/host/serve/client';
 import { createSessionServer } from '../../engine/host/serve/session-server';
+import { refuseInspector } from '../../engine/host/serve/no-inspector';
 import { createSessionWorker } from '../../engine/host/serve/session-worker';
 import { portDir, serveState, serveToken } from '../../engine/host/serve/state';
 
@@ -37,6 +38,7 @@ export async function serveSessions(port: number, idleSeconds: number, quiet: bo
     onStop: () => stopped(),
   });
   const onSignal = () => void server.close('signal');
+  refuseInspector((line) => process.stderr.write(`${new Date().toISOString()} policy serve: ${line}\n`));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {

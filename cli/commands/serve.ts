@@ -8,6 +8,7 @@ import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
 import { ENGINE_VERSION } from '../../engine/host/engine-version';
 import { toAbsolutePosix } from '../../engine/host/project-root';
+import { refuseInspector } from '../../engine/host/serve/no-inspector';
 import { createSessionWorker } from '../../engine/host/serve/session-worker';
 import { createPolicyServer } from '../../engine/host/server';
 import { DEFAULT_IDLE_SECONDS, ensure } from './serve-ensure';
@@ -74,6 +75,7 @@ async function serve(options: ServeOptions): Promise<void> {
     log: log ?? (() => undefined),
   });
   const server = createPolicyServer({ projectRoot, answerer, log });
+  refuseInspector((line) => process.stderr.write(`policy serve: ${line}\n`));
   let address;
   try {
     address = await server.listen(port, options.host);

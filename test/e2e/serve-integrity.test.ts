@@ -20,6 +20,7 @@ import { freePort } from '../support/free-port';
 import * as os from 'os';
 import * as path from 'path';
 import { portHolder, request } from '../../engine/host/serve/client';
+import { readTcpTable, socketInodes } from '../../engine/host/serve/processes';
 import { startClaudeStandIn, type ClaudeStandIn } from '../support/claude-stand-in';
 
 const repo = path.join(__dirname, '..', '..');
@@ -215,6 +216,22 @@ linuxOnly('the policy server as the confined agent attacks it', () => {
     expect(prompt.stderr).toContain(`hookpolicy's server pid ${replaced} holds the port and does not answer`);
     expect(await serverPid()).not.toBe(replaced);
     expect(await decisionOf(ca, write('s-a', a.root, '.env'))).toBe('deny');
+  }, 120_000);
+
+  it('SIGUSR1, which starts a Node process\'s inspector, opens no debugger in the server', async () => {
+    const a = project('a');
+    const ca = claude();
+    expect((await ensure(ca, a, 's-a')).exit).toBe(0);
+    const pid = await serverPid();
+    const before = socketInodes(pid);
+    process.kill(pid, 'SIGUSR1');
+    await new Promise((r) => setTimeout(r, 500));
+    // No socket of the server listens anywhere new (the inspector would listen on 127.0.0.1:9229).
+    const listening = new Set((readTcpTable() ?? '').split('\n').map((l) => l.trim().split(/\s+/)).filter((f) => f[3] === '0A').map((f) => f[9]));
+    const opened = [...(socketInodes(pid) ?? [])].filter((inode) => !before?.has(inode) && listening.has(inode));
+    expect(opened).toEqual([]);
+    expect(await decisionOf(ca, write('s-a', a.root, '.env'))).toBe('deny');
+    expect(fs.readFileSync(path.join(cache, 'serve', `port-${port}`, 'server.log'), 'utf8')).toContain('SIGUSR1 received: the inspector stays off');
   }, 120_000);
 
   it('an event crafted against a team glob is answered within deadline_ms + 1 s, refused; another session is answered meanwhile', async () => {
