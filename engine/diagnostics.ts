@@ -81,6 +81,7 @@ export const DIAGNOSTIC_CODES = {
   'postgres-error': { severity: 'warning', title: 'Records could not be queued for the team\'s PostgreSQL database, or the database cannot be reached' },
   'webhook-env-unset': { severity: 'warning', title: 'A variable the webhook\'s headers read is not set in the hook\'s environment: the record is not sent' },
   'summarizer-error': { severity: 'warning', title: 'The memory process (prose summaries, embeddings) could not be started' },
+  'guard-linked': { severity: 'warning', title: 'A file hookpolicy guards has other names (hard links): a write through one changes it' },
   'input-oversized': { severity: 'warning', title: 'The event was too large to check in time; rules that deny, ask or block answered settings.oversized' },
   'internal-error': { severity: 'error', title: 'An unexpected error inside the runner' },
   'test-file-not-found': { severity: 'error', title: 'A test suite, or an event file it names, does not exist or cannot be read' },

@@ -17,6 +17,7 @@ import { shouldRecord } from './evaluate/log-categories';
 import { evaluateRule, type RuleResult } from './evaluate/rule';
 import { eventOnlyFailures, runTraces, type EventOnlyTable } from './evaluate/event-only';
 import { EventScope } from './evaluate/scope';
+import { identityGuardFor } from './evaluate/guard-identity';
 import { GUARDED_EVENT_BYTES, inputLimits, oversizedMessage, oversizedOutcome } from './evaluate/oversized';
 import { setMatchBudget } from './evaluate/regex';
 import { DEFAULT_PRIVACY } from './memory/privacy';
@@ -47,6 +48,7 @@ export function evaluateNow(policy: CompiledPolicy, event: HookEvent, ctx: Evalu
   scope.maxInputBytes = limits.maxBytes;
   scope.oversizedSetting = limits.outcome;
   scope.privacy = policy.settings.memory?.privacy ?? DEFAULT_PRIVACY;
+  scope.guarded = identityGuardFor(policy.rules, scope.tool);
   const decision: Decision = {
     event: scope.eventName,
     agent,
@@ -196,6 +198,8 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
     if (stopsChain(rule, result)) k = skipRest(run, k + 1, rule.id) - 1;
   }
   run.next = run.candidates.length;
+  // A guarded file found with several names (guard-identity.ts) is said, whatever the outcome.
+  if (scope.identity && scope.identity.warnings.length > 0) decision.errors.push(...scope.identity.warnings);
   Object.assign(decision, combineHits(decision.hits, run.protocol));
   // Only a decision the log records needs them: a shell command may have to be analysed for its paths.
   if (shouldRecord(decision, policy)) decision.paths = scope.touchedForRecord(true);

@@ -15,7 +15,7 @@ export { OUTCOMES } from './types';
 export type {
   SourceLocation, Severity, Diagnostic, Outcome, RawPolicyDoc, RawSettings, RawAgents, RawLet, RawRequirement, RawRule,
   SourceMap, LoadedFile, CompiledPolicy, CompiledSettings, CompiledBypass, CompiledLog, CompiledAgents, RegexSource,
-  CompiledLet, CompiledRequirement, CompiledPathFilter, CompiledRule, RuleIndex, HookEvent, FileFact, Facts,
+  CompiledLet, CompiledRequirement, CompiledPathFilter, CompiledRule, RuleIndex, HookEvent, FileFact, FileIdentity, Facts,
   EvaluationContext, RuleHit, RequirementCheck, RuleStatus, RuleTrace, FinalOutcome, Decision, HookResponse,
   RawRecord, CompiledRecord, CompiledMemorySettings, CompiledMemoryQuery, LetKind, MemoryLetKind,
   RecordDraft, MemoryRecord, MemoryScope, MemoryWho, MemoryFacts,

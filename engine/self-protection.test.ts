@@ -1,4 +1,4 @@
-import { ancestorFolders, guardedFiles, namedGuards, protectedGlobs, runtimePackageGlobs, type SelfProtectionFacts } from './self-protection';
+import { ancestorFolders, guardedFiles, guardedPaths, namedGuards, protectedGlobs, runtimePackageGlobs, type SelfProtectionFacts } from './self-protection';
 import { globRegex } from './compile/glob-regex';
 import { compiledPolicy } from '../test/support/compiled';
 import type { CompiledSettings } from './types';
@@ -95,5 +95,20 @@ describe('runtimePackageGlobs: the packages hookpolicy loads, where npm hoists t
       'node_modules/.pnpm/left-pad@1.3.0/node_modules/left-pad/index.js',
       'node_modules/.pnpm/mvdan-sh-extra@1.0.0/node_modules/mvdan-sh-extra/index.js',
     ].map(matches)).toEqual([true, true, false, false]);
+  });
+});
+
+describe('guardedPaths: the guard\'s own files and folders, looked at by identity', () => {
+  it('lists the team\'s and Claude Code\'s files, the log, the guard\'s folders and the folders that hold them; not the programs nor the packages it loads', () => {
+    const policy = compiledPolicy([], { log: { file: '.claude/decisions.jsonl', webhook: null, record: ['deny'] } });
+    const paths = guardedPaths(policy, { ...facts, programs: ['/usr/bin/node'], configDir: '/home/me/.claude-work' });
+    expect(paths.files).toEqual(expect.arrayContaining([
+      '.claude/policies.yaml', '.claude/settings.json', '.claude/decisions.jsonl', '.claude/decisions.jsonl.lock',
+      '/home/me/.claude/settings.json', '/home/me/.claude-work/settings.json',
+    ]));
+    expect(paths.folders).toEqual(expect.arrayContaining(['.claude/hookpolicy/memory']));
+    expect(paths.holders).toEqual(expect.arrayContaining(['.claude', '.claude/hookpolicy', '/home/me/.claude']));
+    const all = [...paths.files, ...paths.folders, ...paths.holders];
+    expect(all.filter((p) => p.includes('/usr/bin') || p.startsWith('node_modules/mvdan-sh') || p === '.' || p === '/' || p === '/home/me' || p === '/home')).toEqual([]);
   });
 });

@@ -15,10 +15,11 @@
  */
 import { BUILT_IN_SOURCE } from './built-in-rule';
 import { globRegex } from './compile/glob-regex';
+import { escapeGlob, literalGlob } from './glob-text';
 import { storeSettings } from './memory/store-settings';
 import { buildRuleIndex } from './rule-index';
 import { RUNTIME_PACKAGES } from './runtime-packages';
-import type { CompiledPathFilter, CompiledPolicy, CompiledRule, RegexSource } from './types';
+import type { CompiledPathFilter, CompiledPolicy, CompiledRule, GuardedPaths, RegexSource } from './types';
 
 export { isBuiltInRule } from './built-in-rule';
 
@@ -60,11 +61,6 @@ function globOf(file: string, projectRoot: string): string {
   return escapeGlob(file.startsWith(root) ? file.slice(root.length) : file);
 }
 
-/** A path whose glob characters match themselves. */
-function escapeGlob(path: string): string {
-  return path.replace(/([*?[\]{}()!+@])/g, '\\$1');
-}
-
 /**
  * Every glob self-protection denies, before the team's openings.
  * @example protectedGlobs(policy, facts) // ['.claude/policies.yaml', '.claude/settings.json', ..., '/home/me/.cache/hookpolicy/**']
@@ -87,30 +83,58 @@ export function protectedGlobs(policy: CompiledPolicy, facts: SelfProtectionFact
 export function guardedFiles(policy: CompiledPolicy, facts: SelfProtectionFacts): string[] {
   const inProject = (file: string) => globOf(file, facts.projectRoot);
   const folder = (dir: string) => `${inProject(dir).replace(/\/+$/, '')}/**`;
+  const own = ownPaths(policy, facts);
   const globs = [
-    ...policy.sources.map((s) => inProject(s.file)),
-    '.claude/policies.yaml', 'policies.yaml',
-    '.claude/settings.json', '.claude/settings.local.json',
+    ...own.files.map(inProject),
     'node_modules/hookpolicy/**', 'node_modules/.bin/policy', 'node_modules/.bin/hookpolicy',
-    ...facts.packageRoots.map(folder),
+    ...own.folders.map(folder),
     ...runtimePackageGlobs(facts),
-    ...facts.cacheDirs.map(folder),
   ];
-  // The memory store: records an agent could plant, rewrite or erase would steer the rules that read them.
-  const store = storeSettings(policy.settings).dir;
-  if (store) globs.push(folder(store.startsWith('/') ? store : `${facts.projectRoot.replace(/\/+$/, '')}/${store.replace(/^(\.\/)+/, '')}`));
-  if (policy.settings.log.file) {
-    const log = policy.settings.log.file.startsWith('/') ? policy.settings.log.file : `${facts.projectRoot}/${policy.settings.log.file}`;
-    // And the lock its hash chain is appended under and the one its takeovers go under (a
-    // lock kept fresh would slow every append: log-chain/lock.ts), the last line's hash and
-    // the log's end beside it (log-chain/last-line.ts), and what was set aside from the
-    // log's path (a log that had a second name: verify checks it still holds its lines).
-    globs.push(inProject(log), inProject(`${log}.lock`), inProject(`${log}.lock.break`), inProject(`${log}.last`), `${inProject(log)}.set-aside-*`, `${inProject(`${log}.last`)}.set-aside-*`);
-  }
-  if (facts.home) globs.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
-  if (facts.managedDir) globs.push(folder(facts.managedDir));
+  // What was set aside from the log's path (a log that had a second name: verify checks it still holds its lines).
+  const log = logFile(policy, facts);
+  if (log) globs.push(`${inProject(log)}.set-aside-*`, `${inProject(`${log}.last`)}.set-aside-*`);
   globs.push(...machineGlobs(facts));
   return [...new Set(globs)];
+}
+
+/** The decision log's absolute path (settings.log.file), or null when the policy logs to no file. */
+function logFile(policy: CompiledPolicy, facts: SelfProtectionFacts): string | null {
+  const file = policy.settings.log.file;
+  if (!file) return null;
+  return file.startsWith('/') ? file : `${facts.projectRoot}/${file}`;
+}
+
+/**
+ * The guard's own files and folders, as absolute paths: the policy files, Claude Code's
+ * settings (project, local, user, `$CLAUDE_CONFIG_DIR`), the decision log and the files its
+ * hash chain keeps beside it; the installed package, the caches, the memory store, the
+ * managed settings. Not the packages it loads nor the programs it starts: those are
+ * guarded by name only (evaluate/guard-identity.ts looks at these by identity).
+ * @example ownPaths(policy, facts).files // ['/p/.claude/policies.yaml', '/p/policies.yaml', '/p/.claude/settings.json', ...]
+ */
+export function ownPaths(policy: CompiledPolicy, facts: SelfProtectionFacts): { files: string[]; folders: string[] } {
+  const root = facts.projectRoot.replace(/\/+$/, '');
+  const files = [
+    ...policy.sources.map((s) => s.file),
+    `${root}/.claude/policies.yaml`, `${root}/policies.yaml`,
+    `${root}/.claude/settings.json`, `${root}/.claude/settings.local.json`,
+  ];
+  const folders = [...facts.packageRoots, ...facts.cacheDirs];
+  // The memory store: records an agent could plant, rewrite or erase would steer the rules that read them.
+  const store = storeSettings(policy.settings).dir;
+  if (store) folders.push(store.startsWith('/') ? store : `${root}/${store.replace(/^(\.\/)+/, '')}`);
+  const log = logFile(policy, facts);
+  if (log) {
+    // And the lock its hash chain is appended under and the one its takeovers go under (a
+    // lock kept fresh would slow every append: log-chain/lock.ts), and the last line's hash
+    // and the log's end beside it (log-chain/last-line.ts).
+    files.push(log, `${log}.lock`, `${log}.lock.break`, `${log}.last`);
+  }
+  if (facts.home) files.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
+  const config = facts.configDir?.replace(/\/+$/, '');
+  if (config) files.push(`${config}/settings.json`, `${config}/settings.local.json`);
+  if (facts.managedDir) folders.push(facts.managedDir);
+  return { files: [...new Set(files)], folders: [...new Set(folders)] };
 }
 
 /**
@@ -193,7 +217,28 @@ function pathFilter(deny: string[], except: string[]): CompiledPathFilter {
   return { allow: null, deny: regexes(deny), except: except.length > 0 ? regexes(except) : null, globs: { deny, ...(except.length > 0 ? { except } : {}) } };
 }
 
-function builtInRule(id: string, guarded: { deny: string[]; named: string[] }, except: string[], actors: CompiledRule['actors']): CompiledRule {
+/**
+ * The guard's own files and folders (ownPaths) as the built-in rule's `identity`, each as
+ * its glob names it (project-relative inside the project), with the folders that hold them
+ * (not the project, the home folder nor anything above them).
+ * @example guardedPaths(policy, facts) // { files: ['.claude/policies.yaml', ...], folders: ['/home/me/.cache/hookpolicy', ...], holders: ['.claude', ...] }
+ */
+export function guardedPaths(policy: CompiledPolicy, facts: SelfProtectionFacts): GuardedPaths {
+  const own = ownPaths(policy, facts);
+  const plain = (file: string) => literalGlob(globOf(file, facts.projectRoot)) ?? file;
+  const files = own.files.map(plain);
+  const folders = own.folders.map((dir) => plain(dir.replace(/\/+$/, '')));
+  const root = escapeGlob(facts.projectRoot.replace(/\/+$/, ''));
+  const home = facts.home === null ? null : escapeGlob(facts.home.replace(/\/+$/, ''));
+  // Not the project, the home folder, nor a folder above either.
+  const above = (glob: string) => glob === root || root.startsWith(`${glob}/`) || (home !== null && home.startsWith(`${glob}/`));
+  const holders = namedGuards([...own.files, ...own.folders.map((dir) => `${dir.replace(/\/+$/, '')}/x`)].map((p) => globOf(p, facts.projectRoot)), [], facts)
+    .filter((glob) => !above(glob))
+    .flatMap((glob) => literalGlob(glob) ?? []);
+  return { files, folders, holders: [...new Set(holders)].filter((h) => !folders.includes(h)) };
+}
+
+function builtInRule(id: string, guarded: { deny: string[]; named: string[]; paths: GuardedPaths }, except: string[], actors: CompiledRule['actors']): CompiledRule {
   return {
     id,
     description: 'hookpolicy\'s own files are written by people, not agents',
@@ -216,6 +261,7 @@ function builtInRule(id: string, guarded: { deny: string[]; named: string[] }, e
     unparsable: 'ignore',
     // A command it cannot read is asked about only when its words name a guarded file (or a folder that holds one).
     unparsableNaming: { deny: guarded.named.map((glob) => guarded.deny.indexOf(glob)).filter((i) => i >= 0), outcome: 'ask' },
+    identity: guarded.paths,
     ...(actors ? { actors } : {}),
   };
 }
@@ -227,7 +273,7 @@ function builtInRule(id: string, guarded: { deny: string[]; named: string[] }, e
  */
 export function withSelfProtection(policy: CompiledPolicy, facts: SelfProtectionFacts): CompiledPolicy {
   const deny = protectedGlobs(policy, facts);
-  const guarded = { deny, named: namedGuards(deny, guardedFiles(policy, facts), facts) };
+  const guarded = { deny, named: namedGuards(deny, guardedFiles(policy, facts), facts), paths: guardedPaths(policy, facts) };
   const openings = policy.settings.selfProtection ?? { except: [], mainSession: [] };
   const rules = openings.mainSession.length === 0
     ? [builtInRule(SELF_PROTECTION_ID, guarded, openings.except, undefined)]

@@ -494,12 +494,29 @@ export interface CompiledRule {
    * guarded files, not the folders above them), gets `outcome` instead of `unparsable`.
    */
   unparsableNaming?: { deny: number[]; outcome: 'ask' };
+  /**
+   * Built-in rules only: what the rule guards, as paths, so that a path is also judged by
+   * which file it is (evaluate/guard-identity.ts): a hard link of a guarded file, the file a
+   * guarded name links to, a path inside a guarded folder reached by another name. The
+   * second names a shell command makes (a hard link, a symlink, a copy or move of a link)
+   * count as writes of what they name for such a rule.
+   */
+  identity?: GuardedPaths;
   /** What the rule records when it fires (absent when it records nothing). */
   records?: CompiledRecord[];
   /** `final: true`: once the rule fires with deny or block, later rules are not evaluated. */
   final?: true;
   /** `when` names a let (`$name`): lets are computed before `when`, and bound in it. */
   letsFirst?: true;
+}
+
+/** The guard's own files and folders as plain paths: project-relative, or absolute outside the project (self-protection.ts, ownPaths). */
+export interface GuardedPaths {
+  files: string[];
+  /** Every path inside one of these is guarded. */
+  folders: string[];
+  /** Folders that hold a guarded file: removing or moving one writes it. */
+  holders: string[];
 }
 
 /** Which rules can apply to an event and tool, in rule order, without scanning all rules. */
@@ -562,6 +579,15 @@ export interface DecisionRecord {
   fail_open?: true;
 }
 
+/** A file as the file system knows it (Facts.identity). */
+export interface FileIdentity {
+  /** Device and inode, as one string (`"2049:131"`): equal for every name of one file. */
+  id: string;
+  /** How many names (hard links) the file has. */
+  links: number;
+  kind: 'file' | 'dir' | 'other';
+}
+
 /**
  * What the evaluator may ask of the world. The host layer implements it with the file
  * system; tests implement it with in-memory data. All paths are project-relative POSIX.
@@ -591,6 +617,15 @@ export interface Facts {
   resolve?(path: string): { real: string; via: string[] } | null;
   /** The project's file system: `windows` when Windows file-name rules apply (8.3 short names). */
   volume?(): { windows: boolean };
+  /**
+   * Which file a path is, as a write through it would open it (links followed): its
+   * identity (device and inode), its number of names (hard links) and kind; null when it
+   * does not exist or the system gives no identity. Two paths with the same `id` are the
+   * same file, whatever their names.
+   */
+  identity?(path: string): FileIdentity | null;
+  /** The text of the symlink at `path` (the link itself, not followed), or null when it is no symlink. */
+  readLink?(path: string): string | null;
   /** The project's memory store; absent when there is none (store-reading lets then fail). */
   memory?: MemoryFacts;
 }

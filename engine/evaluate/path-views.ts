@@ -25,6 +25,8 @@ export interface PathView {
   via?: string[];
   /** Other names Windows opens the same file by (`.env.`, `.env::$DATA` -> `.env`). */
   aliases?: string[];
+  /** The guarded files it is by identity, whatever its name (a hard link of one: evaluate/guard-identity.ts). */
+  same?: string[];
   /** On Windows, the path (as it finally leads) has a segment that may be an 8.3 short name (`CREDEN~1.JSO`): which file it is cannot be known. */
   ambiguous?: boolean;
   /** The project is on a POSIX root, where a path starting `C:/` is a folder named `C:` inside it, not a drive. */
@@ -40,6 +42,8 @@ export interface Resolution {
 export interface PathViewOptions {
   /** Windows file-system rules: 8.3 short names. Implied by a Windows project root. */
   windows?: boolean;
+  /** The guarded files the path (as it finally leads) is by identity (GuardIdentity.namesOf). */
+  sameFile?: (target: string) => string[];
 }
 
 /**
@@ -66,6 +70,8 @@ export function pathView(
   const view: PathView = { path, resolved: resolved === path ? null : resolved, literal: literalPath === path ? null : literalPath };
   const via = [...new Set(found.via.filter((v) => v !== '').map(toView))].filter((v) => v !== path && v !== resolved);
   if (via.length > 0) view.via = via;
+  const same = options.sameFile ? options.sameFile(resolved ?? path).filter((p) => p !== path && p !== resolved) : [];
+  if (same.length > 0) view.same = same;
   const aliases = [...new Set(plainReadings(view).map(windowsName))].filter((a) => !plainReadings(view).includes(a));
   if (aliases.length > 0) view.aliases = aliases;
   if ((options.windows === true || !posixRoot) && SHORT_NAME.test(`/${view.resolved ?? path}/`)) view.ambiguous = true;
@@ -93,10 +99,10 @@ export function windowsName(path: string): string {
     .join('/');
 }
 
-/** The readings as written, resolved, literal and link by link. */
+/** The readings as written, resolved, literal, link by link and by identity. */
 function plainReadings(view: PathView): string[] {
   const out = [view.path];
-  for (const p of [view.resolved, view.literal, ...(view.via ?? [])]) if (p !== null && !out.includes(p)) out.push(p);
+  for (const p of [view.resolved, view.literal, ...(view.via ?? []), ...(view.same ?? [])]) if (p !== null && !out.includes(p)) out.push(p);
   return out;
 }
 

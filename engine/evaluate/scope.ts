@@ -4,10 +4,11 @@
  * guarded facts.
  */
 import { EXPRESSION_FUNCTIONS } from './expression-functions';
-import type { EvaluationContext, Facts, FileFact, HookEvent, MemoryFacts, MemoryWho, PromptKind, UnparsableOutcome } from '../types';
+import type { EvaluationContext, Facts, FileFact, GuardedPaths, HookEvent, MemoryFacts, MemoryWho, PromptKind, UnparsableOutcome } from '../types';
 import { whoOf } from '../memory/who';
 import { getField } from './fields';
 import { DEFAULT_MAX_INPUT_BYTES, oversizedBytes } from './oversized';
+import { GuardIdentity } from './guard-identity';
 import { pathView, type PathView } from './path-views';
 import { absolutePath, rawTouchedPaths, touchedPaths } from './paths';
 import { namedInText } from './shell/named-paths';
@@ -36,6 +37,8 @@ export function promptKind(prompt: unknown): PromptKind | null {
 /** What a shell command writes, judged like any touched path. */
 export interface ShellTouched {
   views: PathView[];
+  /** What it gives a second name (a hard link's source, where a symlink it makes or moves leads: ShellWrites.linked): writes for a rule that guards by identity. */
+  linked: PathView[];
   /** Why the written paths cannot all be known; null when they can. */
   unchecked: string | null;
   /** What the commands whose writes cannot be known name in their words (absolute paths), looked at only by a rule that asks about them. */
@@ -70,6 +73,9 @@ export class EventScope {
   private oversizedCache: Array<string | null | undefined> = [undefined, undefined];
   /** The policy's `memory.privacy` globs: a record matching one is dropped. */
   privacy: readonly string[] = [];
+  /** What the rules that guard by identity guard for this event's tool (identityGuardFor); null: paths are judged by name. */
+  guarded: GuardedPaths | null = null;
+  private identityCache: GuardIdentity | null = null;
 
   /** Whether the caller reads the decision's trace (ctx.trace): if not, a failed condition's text is never made. */
   readonly traced: boolean;
@@ -139,22 +145,24 @@ export class EventScope {
     const root = this.ctx.projectRoot;
     const cwd = this.commandCwd;
     const command = getField(this.event, 'tool_input.command');
-    if (typeof command !== 'string') return (this.shellCache = { views: [], unchecked: this.tool === 'PowerShell' ? 'PowerShell commands are not parsed' : null, named: [] });
+    if (typeof command !== 'string') return (this.shellCache = { views: [], linked: [], unchecked: this.tool === 'PowerShell' ? 'PowerShell commands are not parsed' : null, named: [] });
     // Never parsed beyond max_input_bytes (the decision log asks for the written paths too).
     const tooLarge = this.oversizedInput(true);
-    if (tooLarge !== null) return (this.shellCache = { views: [], unchecked: tooLarge, named: [] });
-    if (this.tool === 'PowerShell') return (this.shellCache = { views: [], unchecked: 'PowerShell commands are not parsed', named: namedInText(command).map((p) => absolutePath(p, cwd)) });
+    if (tooLarge !== null) return (this.shellCache = { views: [], linked: [], unchecked: tooLarge, named: [] });
+    if (this.tool === 'PowerShell') return (this.shellCache = { views: [], linked: [], unchecked: 'PowerShell commands are not parsed', named: namedInText(command).map((p) => absolutePath(p, cwd)) });
     const facts = this.facts;
     const home = this.ctx.env.HOME;
     const writes = loadShellWrites().shellWrites(command, {
       cwd, projectRoot: root, ...(home ? { home } : {}), isFolder: (p) => facts.stat(p) === 'dir', knownCommands: this.knownCommands,
       ...(facts.listFolder ? { listFolder: (p: string) => facts.listFolder?.(p) ?? null } : {}),
+      ...(facts.readLink ? { readLink: (p: string) => facts.readLink?.(p) ?? null } : {}),
     });
     const views = writes.paths.map((p) => this.view(p.absolute, cwd));
+    const linked = writes.linked.map((p) => this.view(p.absolute, cwd));
     // A symlink to /dev/fd/N or /proc/self/...: which file that is depends on the writing process.
     const descriptors = views.filter((v) => [v.resolved, ...(v.via ?? [])].some((p) => p !== null && DESCRIPTOR_LINK.test(p)));
     const reasons = [writes.unchecked, ...descriptors.map((v) => `${v.path} leads through a symlink to a descriptor of the writing process`)].filter((r): r is string => r !== null);
-    return (this.shellCache = { views, unchecked: reasons.length > 0 ? reasons.join('; ') : null, named: writes.named.map((p) => p.absolute) });
+    return (this.shellCache = { views, linked, unchecked: reasons.length > 0 ? reasons.join('; ') : null, named: writes.named.map((p) => p.absolute) });
   }
 
   /** The views of what a command whose writes cannot be known names (ShellTouched.named), made when a rule asks. */
@@ -194,7 +202,14 @@ export class EventScope {
       ? (p: string) => facts.resolve?.(p) ?? null
       : facts.realpath ? (p: string) => facts.realpath?.(p) ?? null : undefined;
     this.windowsCache ??= facts.volume?.().windows === true;
-    return pathView(raw, cwd, this.ctx.projectRoot, resolve, { windows: this.windowsCache });
+    const identity = this.identity;
+    return pathView(raw, cwd, this.ctx.projectRoot, resolve, { windows: this.windowsCache, ...(identity ? { sameFile: (p: string) => identity.namesOf(p) } : {}) });
+  }
+
+  /** The guarded files by identity, looked at when a path first needs it; null when nothing is guarded so, or the facts cannot tell. */
+  get identity(): GuardIdentity | null {
+    if (this.identityCache === null && this.guarded !== null && this.facts.identity) this.identityCache = new GuardIdentity(this.guarded, this.facts);
+    return this.identityCache;
   }
 
   /**
@@ -206,7 +221,8 @@ export class EventScope {
     if (this.tool === null || !SHELL_TOOLS.has(this.tool)) return this.touched;
     if (!this.shellCache && !analyse) return [];
     try {
-      return this.shellTouched.views.map((v) => v.path);
+      const { views, linked } = this.shellTouched;
+      return [...new Set([...views, ...linked].map((v) => v.path))];
     } catch {
       return [];
     }
@@ -227,6 +243,8 @@ function guardFacts(facts: Facts): Facts {
     ...(facts.realpath ? { realpath: (path: string) => guarded(() => facts.realpath?.(path) ?? null, `cannot resolve ${path}`) } : {}),
     ...(facts.resolve ? { resolve: (path: string) => guarded(() => facts.resolve?.(path) ?? null, `cannot resolve ${path}`) } : {}),
     ...(facts.volume ? { volume: () => guarded(() => facts.volume?.() ?? { windows: false }, 'cannot tell the file system') } : {}),
+    ...(facts.identity ? { identity: (path: string) => guarded(() => facts.identity?.(path) ?? null, `cannot stat ${path}`) } : {}),
+    ...(facts.readLink ? { readLink: (path: string) => guarded(() => facts.readLink?.(path) ?? null, `cannot read the link ${path}`) } : {}),
   };
 }
 

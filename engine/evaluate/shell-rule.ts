@@ -31,10 +31,12 @@ export function checkViews(filter: CompiledPathFilter, views: readonly PathView[
  */
 export function checkShellPaths(rule: CompiledRule, filter: CompiledPathFilter, scope: EventScope, values: RuleValues): Failure | null {
   const shell = scope.shellTouched;
-  values.written = shell.views.map((v) => v.path);
+  // A rule that guards by identity counts a second name the command makes as a write of what it names.
+  const views = rule.identity && shell.linked.length > 0 ? [...shell.views, ...shell.linked] : shell.views;
+  values.written = views.map((v) => v.path);
   if (shell.unchecked !== null) values.uncheckedReason = shell.unchecked;
   const approving = rule.outcome === 'allow';
-  const caught = shell.views.length > 0 ? checkPaths(filter, shell.views, approving, scope.traced) : null;
+  const caught = views.length > 0 ? checkPaths(filter, views, approving, scope.traced) : null;
   if (Array.isArray(caught) && !(approving && shell.unchecked !== null)) {
     values.caught = caught;
     return null;

@@ -200,3 +200,33 @@ describe('one facts instance, one event', () => {
     expect(createFileFacts(root).findFiles('src/deep/*.ts').map((f) => f.path)).toEqual(['src/deep/b.ts', 'src/deep/late.ts']);
   });
 });
+
+describe('identity and links: which file a path is, whatever its name', () => {
+  it('gives every name of one file the same identity, and counts its names', () => {
+    fs.linkSync(path.join(root, 'src/a.ts'), path.join(root, 'src/hard.ts'));
+    fs.symlinkSync('../src/a.ts', path.join(root, '.agent/soft.ts'));
+    const facts = createFileFacts(root);
+    const a = facts.identity!('src/a.ts');
+    expect(a).toEqual({ id: expect.stringMatching(/^\d+:\d+$/), links: 2, kind: 'file' });
+    expect(facts.identity!('src/hard.ts')).toEqual(a);
+    expect(facts.identity!(`${root}/.agent/soft.ts`)).toEqual(a);
+    expect(facts.identity!('src/deep/b.ts')).toEqual({ id: expect.not.stringMatching(a!.id), links: 1, kind: 'file' });
+    expect(facts.identity!('src')?.kind).toBe('dir');
+  });
+
+  it('has no identity for a path that does not exist, a dangling link or a name under a file', () => {
+    fs.symlinkSync('nowhere', path.join(root, 'dangling'));
+    const facts = createFileFacts(root);
+    expect(facts.identity!('src/missing.ts')).toBeNull();
+    expect(facts.identity!('dangling')).toBeNull();
+    expect(facts.identity!('src/a.ts/x')).toBeNull();
+  });
+
+  it('reads a symlink\'s text as written, and nothing for a file that is no link', () => {
+    fs.symlinkSync('../.claude/policies.yaml', path.join(root, 'src/l'));
+    const facts = createFileFacts(root);
+    expect(facts.readLink!('src/l')).toBe('../.claude/policies.yaml');
+    expect(facts.readLink!('src/a.ts')).toBeNull();
+    expect(facts.readLink!('src/missing')).toBeNull();
+  });
+});

@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Facts, FileFact } from '../types';
+import type { Facts, FileFact, FileIdentity } from '../types';
 import { walkGlob } from './walk-glob';
 
 export interface FileFactsOptions {
@@ -88,7 +88,35 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
     volume(): { windows: boolean } {
       return { windows: process.platform === 'win32' || WSL_DRIVE.test(projectRoot) };
     },
+    identity(p: string): FileIdentity | null {
+      return identityOf(abs(p));
+    },
+    readLink(p: string): string | null {
+      try {
+        return fs.readlinkSync(abs(p));
+      } catch {
+        return null;
+      }
+    },
   };
+}
+
+/**
+ * The file a write to `absolute` opens (links followed), as device and inode; null when it
+ * does not exist, cannot be reached, or has no inode number (some Windows volumes give 0:
+ * every file would look alike). An inode number past 2^53, which a plain number would
+ * round, is read again exactly.
+ */
+function identityOf(absolute: string): FileIdentity | null {
+  let s: fs.Stats | fs.BigIntStats | undefined;
+  try {
+    s = fs.statSync(absolute, { throwIfNoEntry: false });
+    if (s !== undefined && s.ino > Number.MAX_SAFE_INTEGER) s = fs.statSync(absolute, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+  if (s === undefined || Number(s.ino) === 0) return null;
+  return { id: `${s.dev}:${s.ino}`, links: Number(s.nlink), kind: s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other' };
 }
 
 /** A Windows drive mounted in WSL (`/mnt/c/...`): Windows file-name rules apply there. */

@@ -41,6 +41,7 @@ const NOT_CHECKED: Record<string, string> = {
   'policy-config-ignored': 'the runner\'s environment; test/robustness/policy-config.test.ts runs the example',
   'cache-error': 'the cache folder on disk; the section has no example',
   'log-error': 'the decision log on disk; the section has no example',
+  'guard-linked': 'a hard link on disk; test/robustness/second-names.test.ts produces the message',
   'log-lock': 'a lock file held by another process; engine/host/log-chain/append.test.ts produces it',
   'log-notice': 'a decision log on disk given a second name; test/robustness/log-integrity.test.ts produces the message',
   'log-chain-broken': 'a decision log on disk; test/e2e/log-cli.test.ts runs the example',

@@ -10,6 +10,21 @@ export interface WriteTarget {
   sources?: Arg[];
   /** True when `path` must be a folder (`-t DIR`, several sources). */
   folder?: boolean;
+  /** False when `path` is the new name itself even if it is a folder (`-T`). */
+  into?: false;
+  /**
+   * The write gives each source a new name at the destination: `same`, the same file (a
+   * hard link, a move: a symlink among them keeps its text, read again where it lands);
+   * `symlink`, a symlink whose text is the source as written (`ln -s`, `cp -s`); `keeps`,
+   * a copy that keeps the symlinks it meets (`cp -P`, `cp -a`, `cp -r`).
+   */
+  link?: 'same' | 'symlink' | 'keeps';
+  /** With `link: symlink`: the text is the source as named from the working folder (`ln -sr`). */
+  fromCwd?: true;
+  /** What the new names lead to counts as written (`ln`, documented so), not only as named again. */
+  linkWrites?: true;
+  /** The path gets a new name, and is not written itself (`rsync --link-dest`). */
+  named?: true;
 }
 
 /** Where the command's standard input comes from: a static here-document, a pipe, or nothing known. */

@@ -7,24 +7,67 @@ import { writesOperands, type CommandEffect, type CommandSpec, type WriteTarget 
 import { optionValues, parseOptions, type ParsedArgs } from './options';
 import type { Arg } from './words';
 
-/** cp, mv, install and ln: `-t DIR`, else the last operand receives the others. */
-function copyLike(parsed: ParsedArgs, movesSources: boolean): CommandEffect {
+/** cp, mv and install: `-t DIR`, else the last operand receives the others. */
+function copyLike(parsed: ParsedArgs, movesSources: boolean, link?: WriteTarget['link']): CommandEffect {
   const ops = parsed.operands;
   const writes: WriteTarget[] = [];
   const target = optionValues(parsed, '-t', '--target-directory');
+  const linked = link ? { link } : {};
   let sources: Arg[];
   if (target) {
     sources = ops;
-    writes.push({ path: target[target.length - 1], sources, folder: true });
+    writes.push({ path: target[target.length - 1], sources, folder: true, ...linked });
   } else if (ops.length >= 2) {
     sources = ops.slice(0, -1);
-    const noFolder = parsed.options.has('-T') || parsed.options.has('--no-target-directory');
-    writes.push(noFolder ? { path: ops[ops.length - 1] } : { path: ops[ops.length - 1], sources, folder: sources.length > 1 });
+    const noFolder = has(parsed, '-T', '--no-target-directory');
+    writes.push(noFolder ? { path: ops[ops.length - 1], sources, into: false, ...linked } : { path: ops[ops.length - 1], sources, folder: sources.length > 1, ...linked });
   } else {
     return {};
   }
   if (movesSources) for (const path of sources) writes.push({ path });
   return { writes };
+}
+
+function has(parsed: ParsedArgs, ...names: string[]): boolean {
+  return names.some((name) => parsed.options.has(name));
+}
+
+/**
+ * What cp's copies are: hard links (`-l`), symlinks (`-s`), copies that keep the symlinks
+ * they meet (`-P`, `-d`, `-a`, and `-R` unless `-L`), or plain copies (undefined).
+ */
+function cpLink(parsed: ParsedArgs): WriteTarget['link'] {
+  if (has(parsed, '-l', '--link')) return 'same';
+  if (has(parsed, '-s', '--symbolic-link')) return 'symlink';
+  if (has(parsed, '-P', '-d', '-a', '--no-dereference', '--archive')) return 'keeps';
+  return has(parsed, '-R', '-r', '--recursive') && !has(parsed, '-L', '--dereference') ? 'keeps' : undefined;
+}
+
+/**
+ * ln: every operand is written (writing through a link writes its target), and each link
+ * made is a new name for what it leads to: a hard link for its source, a symlink for its
+ * text read from the link's folder (`ln -s -t src ../.claude/x` makes `src/x`, which is
+ * `.claude/x`), or with `-r` for the source as named from the working folder.
+ */
+function lnEffect(args: readonly Arg[]): CommandEffect {
+  const parsed = parseOptions(args, { valued: 'St', long: COPY_LONG });
+  const ops = parsed.operands;
+  const dir = optionValues(parsed, '-t', '--target-directory');
+  const effect = writesOperands([...ops, ...(dir ?? [])]);
+  const symbolic = has(parsed, '-s', '--symbolic');
+  const made: Pick<WriteTarget, 'link' | 'linkWrites' | 'fromCwd'> = { link: symbolic ? 'symlink' : 'same', linkWrites: true };
+  if (symbolic && has(parsed, '-r', '--relative')) made.fromCwd = true;
+  const writes = effect.writes as WriteTarget[];
+  if (dir) writes.push({ path: dir[dir.length - 1], sources: ops, folder: true, ...made });
+  else if (ops.length === 1) writes.push({ path: '.', sources: ops, folder: true, ...made });
+  else if (ops.length >= 2) {
+    const sources = ops.slice(0, -1);
+    const link = ops[ops.length - 1];
+    // -n: a link name that is a symlink to a folder is replaced, not entered; which it is, is not looked up.
+    if (has(parsed, '-T', '--no-target-directory', '-n', '--no-dereference')) writes.push({ path: link, sources, into: false, ...made });
+    if (!has(parsed, '-T', '--no-target-directory')) writes.push({ path: link, sources, folder: sources.length > 1, ...made });
+  }
+  return effect;
 }
 
 const COPY_LONG = ['target-directory', 'suffix'];
@@ -56,8 +99,15 @@ export const WRITERS: CommandSpec[] = [
     nullArgs: 'safe',
     effect: (args) => writesOperands(parseOptions(args, { valued: 'm', long: ['mode'] }).operands.slice(0, 1)),
   },
-  { names: ['cp'], nullArgs: 'safe', effect: (args) => copyLike(parseOptions(args, { valued: 'St', long: COPY_LONG }), false) },
-  { names: ['mv'], nullArgs: 'safe', effect: (args) => copyLike(parseOptions(args, { valued: 'St', long: COPY_LONG }), true) },
+  {
+    names: ['cp'],
+    nullArgs: 'safe',
+    effect: (args) => {
+      const parsed = parseOptions(args, { valued: 'St', long: COPY_LONG });
+      return copyLike(parsed, false, cpLink(parsed));
+    },
+  },
+  { names: ['mv'], nullArgs: 'safe', effect: (args) => copyLike(parseOptions(args, { valued: 'St', long: COPY_LONG }), true, 'same') },
   {
     names: ['install'],
     nullArgs: 'safe',
@@ -67,23 +117,7 @@ export const WRITERS: CommandSpec[] = [
       return copyLike(parsed, false);
     },
   },
-  {
-    // Both ends of a link count: writing through the link later writes its target.
-    names: ['ln', 'link'],
-    nullArgs: 'safe',
-    effect: (args) => {
-      const parsed = parseOptions(args, { valued: 'St', long: COPY_LONG });
-      const ops = parsed.operands;
-      const effect = writesOperands([...ops, ...(optionValues(parsed, '-t', '--target-directory') ?? [])]);
-      // A relative symlink target is relative to the link's folder, not to the shell's.
-      const [target, link] = ops;
-      const symbolic = parsed.options.has('-s') || parsed.options.has('--symbolic');
-      if (symbolic && ops.length === 2 && target && link && !target.startsWith('/') && link.includes('/')) {
-        effect.writes?.push({ path: `${link.slice(0, link.lastIndexOf('/') + 1)}${target}` });
-      }
-      return effect;
-    },
-  },
+  { names: ['ln', 'link'], nullArgs: 'safe', effect: lnEffect },
   {
     names: ['chmod'],
     nullArgs: 'safe',
@@ -143,12 +177,18 @@ export const WRITERS: CommandSpec[] = [
   {
     names: ['rsync'],
     effect: (args) => {
-      const parsed = parseOptions(args, { valued: 'efBT', long: ['exclude', 'include', 'rsh', 'filter', 'exclude-from', 'include-from', 'files-from', 'backup-dir', 'partial-dir', 'temp-dir', 'chmod', 'log-file', 'write-batch', 'only-write-batch', 'rsync-path'] });
+      const parsed = parseOptions(args, { valued: 'efBT', long: ['exclude', 'include', 'rsh', 'filter', 'exclude-from', 'include-from', 'files-from', 'backup-dir', 'partial-dir', 'temp-dir', 'chmod', 'log-file', 'write-batch', 'only-write-batch', 'rsync-path', 'link-dest', 'compare-dest', 'copy-dest'] });
       if (optionValues(parsed, '-e', '--rsh', '--rsync-path')) return { unsure: 'rsync -e runs a program of its own to connect' };
       const dest = parsed.operands.length >= 2 ? parsed.operands[parsed.operands.length - 1] : undefined;
       const log = [...(optionValues(parsed, '--log-file') ?? []), ...(optionValues(parsed, '--write-batch') ?? []), ...(optionValues(parsed, '--only-write-batch') ?? []), ...(optionValues(parsed, '--backup-dir') ?? [])];
       const remote = typeof dest === 'string' && (/^[^/]*:/.test(dest) || dest.startsWith('rsync://'));
-      return writesOperands([...(dest !== undefined && !remote ? [dest] : []), ...log]);
+      const effect = writesOperands([...(dest !== undefined && !remote ? [dest] : []), ...log]);
+      // --link-dest: unchanged files are hard links of that folder's (relative to the destination, or to here).
+      for (const dir of optionValues(parsed, '--link-dest') ?? []) {
+        const named: Arg[] = dir !== null && !dir.startsWith('/') && typeof dest === 'string' && !remote ? [dir, `${dest.replace(/\/+$/, '')}/${dir}`] : [dir];
+        effect.writes?.push(...named.map((path): WriteTarget => ({ path, named: true })));
+      }
+      return effect;
     },
   },
   { names: ['patch'], nullArgs: 'safe', effect: () => ({ unsure: 'patch writes the files named inside the patch' }) },

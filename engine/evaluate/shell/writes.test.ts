@@ -390,12 +390,61 @@ describe('shellWrites: not statically checkable', () => {
 
   test(`a command longer than ${MAX_COMMAND_LENGTH} characters is not checkable`, () => {
     const result = shellWrites(`echo ${'x'.repeat(MAX_COMMAND_LENGTH)} > f`, { cwd: root, projectRoot: root });
-    expect(result).toEqual({ paths: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, named: [], via: 'limit' });
+    expect(result).toEqual({ paths: [], linked: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, named: [], via: 'limit' });
   });
 
   test('scripts nested beyond the depth bound are not checkable', () => {
     let script = 'touch deep';
     for (let i = 0; i < 9; i++) script = `bash -c ${JSON.stringify(script).replace(/\$/g, '\\$')}`;
     expect(run(script).unchecked).toMatch(/nests scripts more than \d+ deep/);
+  });
+});
+
+describe('shellWrites: second names a command makes (new-names.ts)', () => {
+  /** Written and named-again paths, with symlinks on disk given as link -> text. */
+  function names(command: string, links: Record<string, string> = {}, folders: string[] = []) {
+    const result = shellWrites(command, {
+      cwd: root, projectRoot: root, isFolder: (p) => folders.includes(p), readLink: (absolute) => links[absolute] ?? null,
+    });
+    return { paths: result.paths.map((p) => p.path), linked: result.linked.map((p) => p.path), unchecked: result.unchecked };
+  }
+
+  test.each<[string, Record<string, string>, string[], string[]]>([
+    // command, links on disk, written, named again
+    ['cp -l .claude/policies.yaml src/p.yaml', {}, ['src/p.yaml'], ['.claude/policies.yaml']],
+    ['cp --link -r .claude backup', {}, ['backup'], ['.claude']],
+    ['cp -al .claude backup/', {}, ['backup/.claude'], ['.claude']],
+    ['cp -s /proj/.claude/settings.json src/s.json', {}, ['src/s.json'], ['.claude/settings.json']],
+    ['cp -P l src/l', { '/proj/l': '../.claude/policies.yaml' }, ['src/l'], ['.claude/policies.yaml']],
+    ['cp -a l src/', { '/proj/l': '../.claude/policies.yaml' }, ['src/l'], ['.claude/policies.yaml']],
+    ['cp -d src/x src/y', { '/proj/src/x': '/proj/.claude/policies.yaml' }, ['src/y'], ['.claude/policies.yaml']],
+    ['cp -r l src/l', { '/proj/l': '../.claude/policies.yaml' }, ['src/l'], ['.claude/policies.yaml']],
+    ['mv l src/l', { '/proj/l': '../.claude/policies.yaml' }, ['src/l', 'l'], ['.claude/policies.yaml']],
+    ['rsync -a --link-dest=../prev src/ dst/', {}, ['dst'], ['/prev', 'prev']],
+    // A link that leads where it did, and plain copies, name nothing again.
+    ['mv src/l src/m', { '/proj/src/l': 'app.ts' }, ['src/m', 'src/l'], []],
+    ['cp l src/l', { '/proj/l': '../.claude/policies.yaml' }, ['src/l'], []],
+    ['cp -L -r l src/l', { '/proj/l': '../.claude/policies.yaml' }, ['src/l'], []],
+    ['cp -a src dist', {}, ['dist'], []],
+  ])('%s', (command, links, written, linked) => {
+    expect(names(command, links)).toEqual({ paths: written, linked, unchecked: null });
+  });
+
+  test.each<[string, Record<string, string>, string[]]>([
+    // ln writes what its links lead to, in every form (before: only `ln -s T DIR/L`).
+    ['ln -s -t src ../.claude/policies.yaml', {}, ['/.claude/policies.yaml', 'src', '.claude/policies.yaml', 'src/policies.yaml']],
+    ['ln -s ../.claude/policies.yaml src/', {}, ['/.claude/policies.yaml', 'src', '.claude/policies.yaml', 'src/policies.yaml']],
+    ['ln -sr .claude/policies.yaml src/p', {}, ['.claude/policies.yaml', 'src/p']],
+    ['ln -s ../shared node_modules/x', {}, ['/shared', 'node_modules/x', 'shared']],
+    // A write through a name made earlier in the command writes what it leads to.
+    ['cp -l .claude/policies.yaml src/p.yaml && echo x > src/p.yaml', {}, ['src/p.yaml', '.claude/policies.yaml']],
+    ['mv l src/l && echo x > src/l', { '/proj/l': '../.claude/policies.yaml' }, ['src/l', 'l', '.claude/policies.yaml']],
+    ['cp -a a/b/d y/x && echo x > y/x/l', { '/proj/a/b/d/l': '../../.claude/settings.json' }, ['y/x', 'y/x/l', '.claude/settings.json']],
+    ['cp -a a/b/d y/x && cp -P y/x/l q/r/s/t && echo x > q/r/s/t', { '/proj/a/b/d/l': '../../../.claude/settings.json' }, ['y/x', 'q/r/s/t', '.claude/settings.json']],
+    ['mv build out && echo x > out/log', {}, ['out', 'build', 'out/log', 'build/log']],
+    ['echo x > y/l; cp -a d y', { '/proj/d/l': '/etc/passwd' }, ['y/l', 'y', '/etc/passwd']],
+    ['cp -a src dist && echo x > dist/out.txt', {}, ['dist', 'dist/out.txt']],
+  ])('%s', (command, links, written) => {
+    expect(names(command, links).paths).toEqual(written);
   });
 });

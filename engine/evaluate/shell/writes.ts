@@ -3,11 +3,13 @@
  * be known. Entry point of the shell analysis: pre-check, size bound, parse, walk, resolve.
  */
 import type { ListFolder } from './globs';
+import type { Arg } from './words';
 import { absolutePath, normalizePath } from '../paths';
 import { descriptorPath, procPath, type HeldFile } from './fds';
 import { loadShellSyntax } from './parser';
 import { simpleScript } from './simple-script';
 import { walkSimple, walkScript, type FoundWrite, type WalkResult } from './walk';
+import { NewNames, type ReadLink } from './new-names';
 
 /** Longer commands are not parsed: they are "not checkable". */
 export const MAX_COMMAND_LENGTH = 100_000;
@@ -22,6 +24,13 @@ export interface WrittenPath {
 
 export interface ShellWrites {
   paths: WrittenPath[];
+  /**
+   * What the command gives a second name without writing it (new-names.ts): the source of a
+   * hard link (`cp -l`), what a symlink it makes (`cp -s`) or copies or moves (`cp -P`, `mv`)
+   * leads to from where it lands. A later write through that name writes it: the guard
+   * counts these as writes.
+   */
+  linked: WrittenPath[];
   /** Why the written paths cannot all be known; null when they can. */
   unchecked: string | null;
   /** Paths named in the words of the commands whose writes cannot be known (named-paths.ts): they may be written too. */
@@ -42,6 +51,8 @@ export interface ShellWritesOptions {
   knownCommands?: readonly (readonly string[])[];
   /** A folder's names (absolute path in), for words with `*`, `?` or `[...]` (globs.ts); without it such words are not static. */
   listFolder?: ListFolder;
+  /** The text of a symlink (absolute path in), for the links a command copies or moves; without it they are not looked at. */
+  readLink?: ReadLink;
 }
 
 const WINDOWS_ROOT = /^[A-Za-z]:/;
@@ -52,11 +63,11 @@ const DEVICES = /^\/dev\/(?:null|zero|full|tty|random|urandom)$/;
 /**
  * The paths `command` writes when run in `options.cwd`.
  * @example shellWrites('cd src && echo x > a.ts', { cwd: '/p', projectRoot: '/p' })
- *   // { paths: [{ absolute: '/p/src/a.ts', path: 'src/a.ts' }], unchecked: null, named: [], via: 'parser' }
+ *   // { paths: [{ absolute: '/p/src/a.ts', path: 'src/a.ts' }], linked: [], unchecked: null, named: [], via: 'parser' }
  */
 export function shellWrites(command: string, options: ShellWritesOptions): ShellWrites {
   if (command.length > MAX_COMMAND_LENGTH) {
-    return { paths: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, named: [], via: 'limit' };
+    return { paths: [], linked: [], unchecked: `the command is longer than ${MAX_COMMAND_LENGTH} characters`, named: [], via: 'limit' };
   }
   const cwd = absolutePath(options.cwd, '/');
   const walkOptions = {
@@ -69,21 +80,68 @@ export function shellWrites(command: string, options: ShellWritesOptions): Shell
     found ??= walkScript(loadShellSyntax(), command, cwd, walkOptions);
   } catch (err) {
     // A script nested deeply enough to exhaust the stack, or a parser failure.
-    return { paths: [], unchecked: `the command could not be analysed (${err instanceof Error ? err.message : String(err)})`, named: [], via: 'parser' };
+    return { paths: [], linked: [], unchecked: `the command could not be analysed (${err instanceof Error ? err.message : String(err)})`, named: [], via: 'parser' };
   }
   const unsure = [...found.unsure];
-  const paths: WrittenPath[] = [];
-  for (const write of found.writes) resolveWrite(write, options, paths, unsure);
+  const out: Written = { paths: [], linked: [], names: new NewNames(options.readLink) };
+  found.writes.forEach((write, by) => resolveWrite(write, by, options, out, unsure));
+  const paths = throughNewNames(out, options);
   const reasons = [...new Set(unsure)];
   const named = found.named.flatMap((n) => {
     const absolute = absoluteIn(n.path, n.cwd, options.projectRoot);
     return absolute === null ? [] : [{ absolute, path: normalizePath(absolute, n.cwd ?? '/', options.projectRoot) }];
   });
-  return { paths: uniqueByAbsolute(paths), unchecked: reasons.length > 0 ? reasons.join('; ') : null, named: uniqueByAbsolute(named), via };
+  const written = new Set(paths.map((p) => p.path));
+  // A path the command writes needs no second look as a path it names again (mv's source).
+  const linked = uniqueByAbsolute(out.linked).filter((p) => !written.has(p.path));
+  return { paths: uniqueByAbsolute(paths), linked, unchecked: reasons.length > 0 ? reasons.join('; ') : null, named: uniqueByAbsolute(named), via };
 }
 
+/** A written path, with the write (its index among the walk's) it comes from. */
+type ByWrite = WrittenPath & { by: number };
+
+/** What the writes resolve to: the written paths, the paths given a second name, and the new names made. */
+interface Written {
+  paths: ByWrite[];
+  linked: WrittenPath[];
+  names: NewNames;
+}
+
+/** How many times a path found through a new name is looked at again (a name made through a name). */
+const MAX_NAME_ROUNDS = 4;
+
+/**
+ * The written paths, with what each also writes through the names other writes of the
+ * command made (`cp -l .claude/x a && echo > a` writes `.claude/x`), in any order: a loop
+ * may run a write before the name it goes through, then after it.
+ */
+function throughNewNames(out: Written, options: ShellWritesOptions): WrittenPath[] {
+  const all: WrittenPath[] = [...out.paths];
+  if (out.names.names.length === 0) return all;
+  const seen = new Set(all.map((p) => p.absolute));
+  let frontier: ByWrite[] = out.paths;
+  for (let round = 0; round < MAX_NAME_ROUNDS && frontier.length > 0; round++) {
+    const next: ByWrite[] = [];
+    for (const written of frontier) {
+      for (const absolute of out.names.through(absolutePath(written.absolute, '/'), written.by)) {
+        if (seen.has(absolute)) continue;
+        seen.add(absolute);
+        const path = normalizePath(absolute, '/', options.projectRoot);
+        if (DEVICES.test(path)) continue;
+        next.push({ absolute, path, by: written.by });
+      }
+    }
+    all.push(...next);
+    frontier = next;
+  }
+  return all;
+}
+
+/** The paths without repeats: one per normalized path (one per spelling when a backslash may be a name's character). */
 function uniqueByAbsolute(paths: readonly WrittenPath[]): WrittenPath[] {
-  return paths.filter((p, i) => paths.findIndex((q) => q.absolute === p.absolute) === i);
+  const key = (p: WrittenPath) => (p.absolute.includes('\\') ? p.absolute : p.path);
+  const seen = new Set<string>();
+  return paths.filter((p) => !seen.has(key(p)) && seen.add(key(p)) !== undefined);
 }
 
 /** `path` as the shell reaches it from `cwd`, absolute; null when it is relative and the folder is not known. */
@@ -94,25 +152,62 @@ function absoluteIn(path: string, cwd: string | null, projectRoot: string): stri
   return absoluteKeepingBackslashes(path, cwd ?? '/', WINDOWS_ROOT.test(projectRoot));
 }
 
-function resolveWrite(write: FoundWrite, options: ShellWritesOptions, out: WrittenPath[], unsure: string[]): void {
-  const { target, cwd, by } = write;
-  if (target.path === null) return void unsure.push(`${by} writes to a path that is not static`);
+function resolveWrite(write: FoundWrite, by: number, options: ShellWritesOptions, out: Written, unsure: string[]): void {
+  const { target, cwd } = write;
+  const who = write.by;
+  if (target.path === null) return void unsure.push(`${who} writes to a path that is not static`);
   if (target.path === '') return;
   const absolute = absoluteIn(target.path, cwd, options.projectRoot);
-  if (absolute === null) return void unsure.push(`${by} writes ${target.path} after a cd to a folder that is not known`);
+  if (absolute === null) return void unsure.push(`${who} writes ${target.path} after a cd to a folder that is not known`);
   const base = cwd ?? '/';
+  const paths: WrittenPath[] = [];
   const add = (abs: string) => {
     const path = normalizePath(abs, base, options.projectRoot);
     if (DEVICES.test(path)) return;
-    if (!reopened(write, absolutePath(abs, '/'), options, out, unsure)) out.push({ absolute: abs, path });
+    if (target.named) out.linked.push({ absolute: abs, path });
+    else if (!reopened(write, absolutePath(abs, '/'), options, paths, unsure)) paths.push({ absolute: abs, path });
   };
   const sources = target.sources;
-  const folder = sources !== undefined
+  const folder = sources !== undefined && target.into !== false
     && (target.folder === true || /(?:^|\/)\.{0,2}$/.test(target.path) || options.isFolder?.(normalizePath(absolute, base, options.projectRoot)) === true);
-  if (!folder) return add(absolute);
-  for (const source of sources) {
-    if (source === null) unsure.push(`${by} copies a file whose name is not static into ${target.path}`);
-    else add(`${absolute.replace(/\/+$/, '')}/${source.replace(/\/+$/, '').split('/').pop() ?? source}`);
+  if (!folder) {
+    add(absolute);
+    for (const source of sources ?? []) newName(write, by, source, absolute, options, out);
+  } else {
+    for (const source of sources ?? []) {
+      if (source === null) unsure.push(`${who} copies a file whose name is not static into ${target.path}`);
+      else {
+        const dest = `${absolute.replace(/\/+$/, '')}/${source.replace(/\/+$/, '').split('/').pop() ?? source}`;
+        add(dest);
+        newName(write, by, source, dest, options, out);
+      }
+    }
+  }
+  for (const p of paths) out.paths.push({ ...p, by });
+}
+
+/**
+ * The new name `dest` a linking, copying or moving write gives `source` (as written), and
+ * what it names again: a write for `ln` (which the docs say writes what its links lead
+ * to), a second name for the others (ShellWrites.linked).
+ */
+function newName(write: FoundWrite, by: number, source: Arg, dest: string, options: ShellWritesOptions, out: Written): void {
+  const { target, cwd } = write;
+  if (!target.link || source === null) return;
+  const from = target.link === 'symlink' && !target.fromCwd ? source : absoluteIn(source, cwd, options.projectRoot);
+  if (from === null) return;
+  const name = {
+    dest: absolutePath(dest, '/'),
+    kind: target.link,
+    source: target.link === 'symlink' && !target.fromCwd ? from : absolutePath(from, '/'),
+    by,
+  };
+  out.names.add(name);
+  for (const absolute of out.names.namedBy(name)) {
+    const path = normalizePath(absolute, '/', options.projectRoot);
+    if (DEVICES.test(path)) continue;
+    if (target.linkWrites) out.paths.push({ absolute, path, by });
+    else out.linked.push({ absolute, path });
   }
 }
 
