@@ -1,7 +1,8 @@
 /**
  * The guard holds by identity, not by name (issue 29): the confined agent writes a guarded
- * file through a second name (a hard link, a symlink, a copy or move of a link), or through a
- * name one already has. Through the built runner, as the ai-team implementer in its own lane
+ * file through a second name (a hard link, a symlink, a copy or move of a link), through a
+ * name one already has, or through a pathname pattern read with shell options that change
+ * what it names. Through the built runner, as the ai-team implementer in its own lane
  * (`include: [ai-team, security-guard]`), and as the main session.
  */
 import * as fs from 'node:fs';
@@ -140,6 +141,19 @@ describe('second names of the guard\'s files, through the runner', () => {
     expect(last?.errors).toEqual([expect.stringMatching(/guard-linked/)]);
   });
 
+  it.each([
+    ['nocaseglob', 'shopt -s nocaseglob; rm .[C]LAUDE/POLICIES.YAM[L]'],
+    ['dotglob', 'shopt -s dotglob; mv -- ?claude x'],
+    ['globstar and dotglob', 'shopt -s globstar dotglob; rm **/settings.json'],
+    ['extglob', 'shopt -s extglob\nrm .claude/@(policies|nothing).yaml'],
+    ['GLOBIGNORE', 'GLOBIGNORE=x; mv -- ?claude x'],
+    ['a nested shell\'s -O dotglob', 'bash -O dotglob -c "rm -rf ?claude"'],
+    ['an option set in a branch', 'if true; then shopt -s dotglob; fi; rm -rf ?claude'],
+  ])('denies a pattern read with %s as bash reads it (before: read with bash\'s defaults: no decision, or ask)', (_name, command) => {
+    expect(decide(bash(command, 'ba'))).toBe('deny');
+    expect(decide(bash(command))).toBe('deny');
+  });
+
   it('leaves ordinary links, copies and moves exactly as before: no new ask or deny', () => {
     const quiet: Array<[string, Setup[]]> = [
       ['cp -a src dist', []],
@@ -149,6 +163,8 @@ describe('second names of the guard\'s files, through the runner', () => {
       ['mv src/l src/m', [symlink('app.ts', 'src/l')]],
       ['cp -P src/l src/m', [symlink('app.ts', 'src/l')]],
       ['echo x > src/b.ts', [hardLink('src/app.ts', 'src/b.ts')]],
+      ['shopt -s dotglob; rm -rf dist/*', []],
+      ['shopt -s globstar; ls **/*.ts > files.txt', []],
     ];
     for (const [command, setups] of quiet) {
       expect({ command, decision: decide(bash(command, 'ba'), setups) }).toEqual({ command, decision: undefined });

@@ -2,6 +2,7 @@
  * What one simple command does to files, as data: the paths it writes, the commands or
  * scripts it runs, a change of working folder, or why its writes cannot be known.
  */
+import type { GlobChange } from './glob-options';
 import type { Arg } from './words';
 
 export interface WriteTarget {
@@ -55,6 +56,10 @@ export interface CommandEffect {
   runs?: Array<{ argv: Arg[]; chdir?: Arg }>;
   /** `cd`: the new working folder, or null when it cannot be known. */
   cd?: Arg;
+  /** `shopt`, `set -f`: what the command does to the pattern options of this shell (glob-options.ts). */
+  glob?: GlobChange;
+  /** A nested shell's own pattern options (`bash -O dotglob -c ...`), over bash's defaults. */
+  scriptGlob?: GlobChange;
 }
 
 /** One entry of the command table: the names it answers to and what it does with its arguments. */

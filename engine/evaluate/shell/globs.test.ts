@@ -2,6 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { BASH_DEFAULTS, type GlobOptions } from './glob-options';
 import { expandGlob, expandWord, globPattern, type ListFolder } from './globs';
 import { shellWrites } from './writes';
 
@@ -16,24 +17,25 @@ const listFs: ListFolder = (absolute) => {
 let dir: string;
 beforeAll(() => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-globs-')));
-  for (const f of ['.claude/policies.yaml', '.claude/settings.json', '.claude/team/a.yaml', '.env', '.env.local', 'a.ts', 'b.ts', 'ab.md', '[x].txt', 'sp ace.txt', 'src/x.ts', 'src/y.js']) {
+  for (const f of ['.claude/policies.yaml', '.claude/settings.json', '.claude/team/a.yaml', '.env', '.env.local', 'a.ts', 'b.ts', 'ab.md', '[x].txt', 'sp ace.txt', 'src/x.ts', 'src/y.js', 'src/deep/er/z.ts', '.hid/h.ts']) {
     fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
     fs.writeFileSync(path.join(dir, f), '');
   }
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** What bash passes for the word, run in `dir`: the oracle. */
-function bash(word: string): string[] {
-  const out = execFileSync('bash', ['-c', `printf '%s\\0' ${word}`], { cwd: dir, encoding: 'utf8' });
+/** What bash passes for the word, run in `dir` with the shopt options given (a line of their own: extglob needs it): the oracle. */
+function bash(word: string, options: string[] = []): string[] {
+  const setup = options.map((o) => (o === 'noglob' ? 'set -f\n' : `shopt -s ${o}\n`)).join('');
+  const out = execFileSync('bash', ['-c', `${setup}for a in ${word}; do printf '%s\\0' "$a"; done`], { cwd: dir, encoding: 'utf8' });
   return out.split('\0').slice(0, -1);
 }
 
 /** The same word through the scanner's parts (one unquoted part unless quoted pieces are given). */
-function ours(word: string): string[] | null {
-  const pattern = globPattern([{ quote: '', raw: word }], os.homedir());
-  if (pattern === null) return null;
-  return expandGlob(pattern, dir, listFs) as string[] | null;
+function ours(word: string, options: string[] = []): string[] | null {
+  const glob: GlobOptions = { ...BASH_DEFAULTS };
+  for (const o of options) if (o in glob) glob[o as keyof GlobOptions] = true;
+  return expandWord([{ quote: '', raw: word }], { home: os.homedir(), cwd: dir, list: listFs, glob }) as string[] | null;
 }
 
 describe('pathname expansion, checked against bash', () => {
@@ -43,6 +45,38 @@ describe('pathname expansion, checked against bash', () => {
     '[[:alpha:]].ts', '[a-b].ts', '*.[tj]s', 'src/[xy].*', '/dev/nul?', './*.ts', 'src/../.claude/p*', '.claude/../.e*', 'sp*',
   ])('%s', (word) => {
     expect(ours(word)).toEqual(bash(word));
+  });
+
+  it.each<[string, string[]]>([
+    ['.[C]LAUDE/POLICIES.YAM[L]', ['nocaseglob']], ['.CLAUDE/*', ['nocaseglob']], ['.claude/SETTINGS.*', ['nocaseglob']], ['*.TS', ['nocaseglob']],
+    ['?claude', ['dotglob']], ['*', ['dotglob']], ['*/*.yaml', ['dotglob']], ['?claude/*', ['dotglob', 'nocaseglob']],
+    ['nothing*', ['nullglob']], ['.claude/*', ['nullglob']],
+    ['**', ['globstar']], ['src/**', ['globstar']], ['**/', ['globstar']], ['**/*.ts', ['globstar']], ['**/z.ts', ['globstar']],
+    ['src/**/', ['globstar']], ['**/*.yaml', ['globstar', 'dotglob']], ['**/settings.json', ['globstar', 'dotglob']], ['**', ['globstar', 'dotglob']],
+    ['.claude/@(pol*|set*)', ['extglob']], ['@(.claude)/*', ['extglob']], ['?(.)claude/*', ['extglob']], ['*(.)claude', ['extglob']],
+    ['.claude/+(p)olicies.yaml', ['extglob']], ['.claude/@(policies|x).yaml', ['extglob']], ['@(a|b{1,2}).ts', ['extglob']],
+    ['.claude/*', ['noglob']], ['*.ts', ['noglob']],
+  ])('%s with %j', (word, options) => {
+    expect(ours(word, options)).toEqual(bash(word, options));
+  });
+
+  it('reads *(x), +(x) and !(x) as any text, naming no fewer than bash (and no slower on any name)', () => {
+    for (const word of ['!(src)', '.claude/!(pol*)', '+(a|b).ts']) {
+      const theirs = bash(word, ['extglob']);
+      expect(ours(word, ['extglob'])).toEqual(expect.arrayContaining(theirs));
+    }
+    const slow: ListFolder = () => [`${'a'.repeat(60)}!`];
+    const started = Date.now();
+    expect(expandGlob('+(+(a|aa))+(+(a|aa))b', '/p', slow)).toEqual(['+(+(a|aa))+(+(a|aa))b']);
+    expect(Date.now() - started).toBeLessThan(100);
+  });
+
+  it('under an option that may or may not be on, names what either would', () => {
+    const maybe = (o: Partial<GlobOptions>) => expandWord([{ quote: '', raw: '?claude' }], { cwd: dir, list: listFs, glob: { ...BASH_DEFAULTS, ...o } });
+    expect(maybe({ dotglob: 'maybe' })).toEqual(['.claude']);
+    expect(expandWord([{ quote: '', raw: '.claude/p*' }], { cwd: dir, list: listFs, glob: { ...BASH_DEFAULTS, noglob: 'maybe' } })).toEqual(['.claude/p*', '.claude/policies.yaml']);
+    // nullglob maybe: whether the word is there at all changes which operand is the destination.
+    expect(expandWord([{ quote: '', raw: 'nothing*' }], { cwd: dir, list: listFs, glob: { ...BASH_DEFAULTS, nullglob: 'maybe' } })).toBeNull();
   });
 
   it('is no pattern when nothing in it expands, or when it has another expansion', () => {
@@ -71,7 +105,7 @@ describe('a Bash command judged on the names its patterns match', () => {
     ['echo x > .en?', ['.env'], null],
     ['cp a.ts .claude/polic*', ['.claude/policies.yaml'], null],
     ['mv .claude/*.yaml /tmp/', ['/tmp/policies.yaml', '.claude/policies.yaml'], null],
-    ['rm -rf .*', ['.claude', '.env', '.env.local'], null],
+    ['rm -rf .*', ['.claude', '.env', '.env.local', '.hid'], null],
     ['cd .claude && rm *', ['.claude/policies.yaml', '.claude/settings.json', '.claude/team'], null],
   ])('%s', (command, paths, unchecked) => {
     const found = writes(command);

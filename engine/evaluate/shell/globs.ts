@@ -8,7 +8,11 @@
  * each name, as the shell will see them. Bash's defaults: a name starting with `.` is
  * matched only by a pattern that starts with a literal `.` (no dotglob), `.` and `..` never
  * (globskipdots), `/` only literally; a pattern that matches nothing stays (no nullglob).
+ * The options a command sets change that (glob-options.ts): `nocaseglob`, `dotglob`,
+ * `nullglob`, `globstar` (`**` crosses folders), `noglob`; an extended pattern (`@(a|b)`,
+ * `?(x)`, and `*(x)`, `+(x)`, `!(x)`, read as `*`: they name no fewer) is always read as one.
  */
+import { BASH_DEFAULTS, type GlobOptions } from './glob-options';
 import type { Arg } from './words';
 
 /** Lists a folder's names (absolute path in), or null when it is no folder or cannot be read. */
@@ -17,23 +21,38 @@ export type ListFolder = (absolute: string) => string[] | null;
 /** More names than this from one word: not judged (the command is not checkable). */
 export const MAX_MATCHES = 2000;
 
+/** More folders listed than this for one `**`: not judged. */
+const MAX_LISTINGS = 2000;
+
+/** What expandWord needs: where the word is expanded, and how. */
+export interface ExpandOptions {
+  home?: string;
+  cwd: string | null;
+  list: ListFolder;
+  /** The pattern options in force (bash's defaults when absent). */
+  glob?: GlobOptions;
+}
+
 /**
  * The arguments a word becomes once its braces and patterns are expanded, or null when
  * that cannot be known (another run-time expansion, no working folder, too many names).
  * Only for words that expand: a word with neither gives null (its text is its argument).
  * @example expandWord([{ quote: '', raw: '.claude/{a,b}.yaml' }], { cwd: '/p', list }) // ['.claude/a.yaml', '.claude/b.yaml']
  */
-export function expandWord(parts: ReadonlyArray<{ quote: '' | "'" | '"'; raw: string }>, options: { home?: string; cwd: string | null; list: ListFolder }): Arg[] | null {
+export function expandWord(parts: ReadonlyArray<{ quote: '' | "'" | '"'; raw: string }>, options: ExpandOptions): Arg[] | null {
   const template = wordTemplate(parts, options.home);
   if (template === null) return null;
   const words = expandBraces(template);
   if (words === null) return null;
+  const glob = options.glob ?? BASH_DEFAULTS;
   const out: Arg[] = [];
   for (const word of words) {
-    if (!hasPattern(word)) out.push(unescape(word));
+    // set -f: the pattern is passed as written; maybe set: as written, or the names.
+    if (!hasPattern(word) || glob.noglob === true) out.push(unescape(word));
     else {
-      const names = expandGlob(word, options.cwd, options.list);
+      const names = expandGlob(word, options.cwd, options.list, glob);
       if (names === null) return null;
+      if (glob.noglob === 'maybe' && !names.includes(unescape(word))) out.push(unescape(word));
       out.push(...names);
     }
     if (out.length > MAX_MATCHES) return null;
@@ -72,12 +91,13 @@ function wordTemplate(parts: ReadonlyArray<{ quote: '' | "'" | '"'; raw: string 
   return expands ? out : null;
 }
 
-/** True when the template has an unescaped `*`, `?` or a closed `[...]`. */
+/** True when the template has an unescaped `*`, `?`, a closed `[...]` or an extended pattern (`@(`, `+(`, `!(`). */
 function hasPattern(template: string): boolean {
   for (let i = 0; i < template.length; i++) {
     const c = template[i];
     if (c === '\\') i++;
     else if (c === '*' || c === '?' || (c === '[' && template.indexOf(']', i + 2) > 0)) return true;
+    else if ((c === '@' || c === '+' || c === '!') && template[i + 1] === '(') return true;
   }
   return false;
 }
@@ -162,11 +182,12 @@ function pad(value: number, width: number): string {
 
 /**
  * The names `pattern` matches in `cwd` (relative patterns give relative names), sorted;
- * the pattern's own text (unescaped) when it matches none, as bash passes it; null when it
- * cannot be known (no working folder, too many names).
+ * the pattern's own text (unescaped) when it matches none, as bash passes it, or nothing
+ * under nullglob; null when it cannot be known (no working folder, too many names, a
+ * pattern that matches nothing where nullglob may be on).
  * @example expandGlob('.claude/*', '/p', list) // ['.claude/policies.yaml', '.claude/settings.json']
  */
-export function expandGlob(pattern: string, cwd: string | null, list: ListFolder): Arg[] | null {
+export function expandGlob(pattern: string, cwd: string | null, list: ListFolder, glob: GlobOptions = BASH_DEFAULTS): Arg[] | null {
   const absolute = pattern.startsWith('/');
   if (!absolute && cwd === null) return null;
   const base = absolute ? '' : (cwd as string).replace(/\/+$/, '');
@@ -174,25 +195,69 @@ export function expandGlob(pattern: string, cwd: string | null, list: ListFolder
   // `a//b` is `a/b`; a trailing `/` keeps only folders, which the listing of the match checks.
   const segments = splitSegments(pattern).filter((s) => s !== '');
   const trailingSlash = /(^|[^\\])\/$/.test(pattern);
+  const budget = { left: MAX_LISTINGS };
   let found: string[][] = [[]];
-  for (const segment of segments) {
-    const matcher = segmentMatcher(segment);
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
     const next: string[][] = [];
-    for (const names of found) {
-      const folder = folderOf(names);
-      const listed = list(folder);
-      if (listed === null) continue;
-      const literal = matcher.literal;
-      const hits = literal === '.' || literal === '..' ? [literal] : literal !== null ? (listed.includes(literal) ? [literal] : []) : listed.filter((n) => matcher.test(n));
-      for (const hit of hits) next.push([...names, hit]);
-      if (next.length > MAX_MATCHES) return null;
+    if (segment === '**' && glob.globstar !== false) {
+      // globstar: zero or more folders; the last segment also every file below.
+      for (const names of found) {
+        const below = descend(names, folderOf, list, glob.dotglob !== false, i === segments.length - 1 && !trailingSlash, budget);
+        if (below === null) return null;
+        next.push(...below);
+        if (next.length > MAX_MATCHES) return null;
+      }
+    } else {
+      const matcher = segmentMatcher(segment, glob);
+      for (const names of found) {
+        const listed = list(folderOf(names));
+        if (listed === null) continue;
+        const literal = matcher.literal;
+        const hits = literal === '.' || literal === '..' ? [literal] : literal !== null ? (listed.includes(literal) ? [literal] : []) : listed.filter((n) => matcher.test(n));
+        for (const hit of hits) next.push([...names, hit]);
+        if (next.length > MAX_MATCHES) return null;
+      }
     }
     found = next;
     if (found.length === 0) break;
   }
   if (trailingSlash) found = found.filter((names) => list(folderOf(names)) !== null);
-  if (found.length === 0) return [unescape(pattern)];
-  return found.map((names) => `${absolute ? '/' : ''}${names.join('/')}${trailingSlash ? '/' : ''}`).sort();
+  found = found.filter((names) => names.length > 0);
+  if (found.length === 0) {
+    if (glob.nullglob === true) return [];
+    return glob.nullglob === 'maybe' ? null : [unescape(pattern)];
+  }
+  return [...new Set(found.map((names) => `${absolute ? '/' : ''}${names.join('/')}${trailingSlash ? '/' : ''}`))].sort();
+}
+
+/**
+ * `names` and every folder below it (for `**` before another segment), or every folder and
+ * file below it (`**` last), as bash's globstar walks: dot names only with dotglob. Null
+ * past the listing budget.
+ */
+function descend(names: readonly string[], folderOf: (names: readonly string[]) => string, list: ListFolder, dots: boolean, files: boolean, budget: { left: number }): string[][] | null {
+  // As bash: `src/**` names `src/` itself too (`**` alone does not name the working folder).
+  const out: string[][] = files ? (names.length > 0 ? [[...names, '']] : []) : [[...names]];
+  const queue: string[][] = [[...names]];
+  while (queue.length > 0) {
+    const folder = queue.shift() as string[];
+    if (--budget.left < 0) return null;
+    const listed = list(folderOf(folder));
+    if (listed === null) continue;
+    for (const name of listed) {
+      if (name === '.' || name === '..' || (!dots && name.startsWith('.'))) continue;
+      const child = [...folder, name];
+      const isFolder = budget.left-- > 0 ? list(folderOf(child)) !== null : null;
+      if (isFolder === null) return null;
+      if (isFolder) {
+        queue.push(child);
+        out.push(child);
+      } else if (files) out.push(child);
+      if (out.length > MAX_MATCHES) return null;
+    }
+  }
+  return out;
 }
 
 /** Splits on unescaped `/` (a `/` inside brackets ends them as bash reads it: it is literal there only escaped). */
@@ -220,14 +285,43 @@ interface SegmentMatcher {
   test(name: string): boolean;
 }
 
-/** A matcher for one path segment, with bash's rules for `.`. */
-function segmentMatcher(segment: string): SegmentMatcher {
+/**
+ * A matcher for one path segment, with bash's rules for `.` (dotglob lifts them),
+ * case-insensitive under nocaseglob (maybe on: as if on, which matches no fewer).
+ */
+function segmentMatcher(segment: string, glob: GlobOptions): SegmentMatcher {
+  const { source, pattern } = patternSource(segment, 0, false);
+  if (!pattern) return { literal: unescape(segment), test: () => false };
+  const regex = new RegExp(`^${source}$`, glob.nocaseglob === false ? 's' : 'si');
+  // A pattern starting with `.` (or an extended pattern, which may: `@(.claude)`) may match a dot name.
+  const dotted = glob.dotglob !== false || segment.startsWith('.') || segment.startsWith('\\.') || /^[?*+@!]\(/.test(segment);
+  return { literal: null, test: (name) => name !== '.' && name !== '..' && (dotted || !name.startsWith('.')) && regex.test(name) };
+}
+
+/**
+ * The regex source of a pattern from `start`, up to its end (or, inside an extended
+ * pattern, up to the `|` or `)` that ends an alternative: `end` is where it stopped).
+ * `@(a|b)` and `?(a|b)` become alternations; `*(x)`, `+(x)` and `!(x)` any text, which
+ * they are within (no repeated groups: a name cannot make the match slow).
+ */
+function patternSource(segment: string, start: number, inGroup: boolean): { source: string; pattern: boolean; end: number } {
   let source = '';
   let pattern = false;
-  for (let i = 0; i < segment.length; i++) {
+  let i = start;
+  for (; i < segment.length; i++) {
     const c = segment[i];
+    if (inGroup && (c === '|' || c === ')')) break;
     if (c === '\\' && i + 1 < segment.length) {
       source += escapeRegex(segment[++i]);
+    } else if ('?*+@!'.includes(c) && segment[i + 1] === '(') {
+      const group = extendedGroup(segment, i + 2);
+      if (group === null) {
+        source += escapeRegex(c);
+        continue;
+      }
+      pattern = true;
+      source += c === '@' ? `(?:${group.alternatives.join('|')})` : c === '?' ? `(?:${group.alternatives.join('|')})?` : '[^/]*';
+      i = group.end;
     } else if (c === '*') {
       pattern = true;
       source += '[^/]*';
@@ -244,10 +338,20 @@ function segmentMatcher(segment: string): SegmentMatcher {
       }
     } else source += escapeRegex(c);
   }
-  if (!pattern) return { literal: unescape(segment), test: () => false };
-  const regex = new RegExp(`^${source}$`, 's');
-  const dotted = segment.startsWith('.') || segment.startsWith('\\.');
-  return { literal: null, test: (name) => name !== '.' && name !== '..' && (dotted || !name.startsWith('.')) && regex.test(name) };
+  return { source, pattern, end: i };
+}
+
+/** The alternatives of an extended pattern whose text starts at `start` (after `X(`), and its closing `)`; null when it is not closed. */
+function extendedGroup(segment: string, start: number): { alternatives: string[]; end: number } | null {
+  const alternatives: string[] = [];
+  let i = start;
+  for (;;) {
+    const part = patternSource(segment, i, true);
+    alternatives.push(part.source);
+    if (part.end >= segment.length) return null;
+    if (segment[part.end] === ')') return { alternatives, end: part.end };
+    i = part.end + 1;
+  }
 }
 
 /** `[...]` from `start` (the `[`): its regex and where it ends, or null when it is not closed. */
@@ -311,7 +415,7 @@ function unescape(pattern: string): string {
 }
 
 function escapeAll(text: string): string {
-  return text.replace(/[\\*?[\]{},]/g, '\\$&');
+  return text.replace(/[\\*?[\]{},()|]/g, '\\$&');
 }
 
 function escapeRegex(c: string): string {

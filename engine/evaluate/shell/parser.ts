@@ -16,7 +16,7 @@ interface SyntaxModule {
   Walk(node: ShNode, visit: (node: ShNode | null) => boolean): void;
 }
 
-/** Operators by name: redirections ('>', '>>', '<<', ...), binary ('&&', '|', ...), process substitution ('<(', '>('). */
+/** Operators by name: redirections ('>', '>>', '<<', ...), binary ('&&', '|', ...), process substitution ('<(', '>('), extended patterns ('@(', '!(', ...). */
 export type OperatorName = string;
 
 export interface ShellSyntax {
@@ -36,7 +36,8 @@ export class ShellSyntaxError extends Error {
   }
 }
 
-const PROBE = ': >a >>a >|a &>a &>>a <>a >&a <a <&a <<<a\n: <<E\nE\n: <<-E\nE\na && b\na || b\na | b\na |& b\n: <(a) >(b)\n: ${a=b} ${a:=b}\n';
+const PROBE = ': >a >>a >|a &>a &>>a <>a >&a <a <&a <<<a\n: <<E\nE\n: <<-E\nE\na && b\na || b\na | b\na |& b\n: <(a) >(b)\n: ${a=b} ${a:=b}\n: @(a) ?(a) *(a) +(a) !(a)\n';
+const PROBE_EXTGLOB = ['@(', '?(', '*(', '+(', '!('];
 const PROBE_REDIRECTS = ['>', '>>', '>|', '&>', '&>>', '<>', '>&', '<', '<&', '<<<'];
 const PROBE_BINARY = ['&&', '||', '|', '|&'];
 
@@ -76,6 +77,8 @@ export function loadShellSyntax(): ShellSyntax {
   substs.forEach((w, i) => operators.set(list(w, 'Parts')[0].Op, i === 0 ? '<(' : '>('));
   // Parameter expansions that assign: ${a=b}, ${a:=b}.
   list(child(stmts[8], 'Cmd'), 'Args').slice(1).forEach((w, i) => operators.set(child(list(w, 'Parts')[0], 'Exp')?.Op, i === 0 ? '${=' : '${:='));
+  // Extended patterns: @(a|b), ?(a), *(a), +(a), !(a).
+  list(child(stmts[9], 'Cmd'), 'Args').slice(1).forEach((w, i) => operators.set(list(w, 'Parts')[0].Op, PROBE_EXTGLOB[i]));
   loaded = {
     parse,
     nodeType: (node) => syntax.NodeType(node),

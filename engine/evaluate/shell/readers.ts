@@ -6,6 +6,7 @@
  */
 import { writesOperands, type CommandEffect, type CommandSpec } from './effects';
 import { gitEffect } from './git';
+import { setChange, shoptChange } from './glob-options';
 import { optionValues, parseOptions } from './options';
 import { unsafeVariable, unsafeVariables } from './variables';
 import type { Arg } from './words';
@@ -26,7 +27,7 @@ export const PLAIN_READERS: readonly string[] = [
   'arch', 'tty', 'kill',
   // builtins that touch no file
   'exit', 'return', 'break', 'continue', 'shift', 'wait', 'jobs', 'times', 'umask', 'ulimit', 'dirs', 'help',
-  'caller', 'let', 'unset', 'unalias', 'shopt', 'compgen', 'complete', 'local',
+  'caller', 'let', 'unset', 'unalias', 'compgen', 'complete', 'local',
 ];
 
 const unsure = (why: string): CommandEffect => ({ unsure: why });
@@ -46,8 +47,12 @@ function mapfileEffect(args: readonly Arg[]): CommandEffect {
   return problem ? unsure(problem) : {};
 }
 
-/** `set -a` (or `-o allexport`) exports every later assignment, lower-case names included. */
+/**
+ * `set -a` (or `-o allexport`) exports every later assignment, lower-case names included;
+ * `set -f` (`-o noglob`) turns pathname patterns off.
+ */
 function setEffect(args: readonly Arg[]): CommandEffect {
+  const glob = setChange(args);
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === null) return unsure('a set option is not static');
@@ -56,7 +61,13 @@ function setEffect(args: readonly Arg[]): CommandEffect {
     if (arg === '-o' && args[i + 1] === 'allexport') return unsure('set -o allexport exports every variable set later');
     if (!arg.startsWith('-') && !arg.startsWith('+')) break;
   }
-  return {};
+  return glob ? { glob } : {};
+}
+
+/** `shopt -s|-u NAME...`: writes nothing; the pattern options it sets change what later words name. */
+function shoptEffect(args: readonly Arg[]): CommandEffect {
+  const glob = shoptChange(args);
+  return glob ? { glob } : {};
 }
 
 /** `trap SCRIPT SIGNAL...`: the script runs later, at a time the analysis cannot know. */
@@ -109,6 +120,7 @@ export const READERS: CommandSpec[] = [
     },
   },
   { names: ['set'], effect: setEffect },
+  { names: ['shopt'], nullArgs: 'safe', effect: shoptEffect },
   {
     // `alias name=value` changes what a later word runs; `alias` and `alias name` only print.
     names: ['alias'],

@@ -7,6 +7,7 @@
 import type { CommandEffect, CommandSpec, Stdin } from './effects';
 import { optionValues, parseOptions, type OptionSpec, type ParsedArgs } from './options';
 import { unsafeVariable } from './variables';
+import { shellChange } from './glob-options';
 import type { Arg } from './words';
 
 /**
@@ -59,12 +60,14 @@ function shellEffect(args: readonly Arg[], stdin: Stdin): CommandEffect {
       operands.push(...args.slice(i + 1));
       break;
     }
-    if (/^[-+]o$/.test(arg) || arg === '--rcfile' || arg === '--init-file') i++;
+    if (/^[-+][oO]$/.test(arg) || arg === '--rcfile' || arg === '--init-file') i++;
     else if (/^-[A-Za-z]*c[A-Za-z]*$/.test(arg)) inline = true;
   }
-  if (inline) return { script: operands.length > 0 ? operands[0] : null };
+  const glob = shellChange(args);
+  const options = glob ? { scriptGlob: glob } : {};
+  if (inline) return { script: operands.length > 0 ? operands[0] : null, ...options };
   if (operands.length > 0 && operands[0] !== '-') return { unsure: `the shell runs the script file ${operands[0] ?? '(a name that is not static)'}, which is not looked into` };
-  if (stdin.kind === 'text') return { script: stdin.text };
+  if (stdin.kind === 'text') return { script: stdin.text, ...options };
   if (stdin.kind === 'pipe') return { unsure: 'the shell runs a script read from a pipe' };
   return {};
 }

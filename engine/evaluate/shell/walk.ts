@@ -14,6 +14,7 @@ import { unsafeVariable } from './variables';
 import { applyRedirect } from './redirects';
 import type { SimpleCommand, SimpleRedirect } from './simple-script';
 import { expandWord, type ListFolder } from './globs';
+import { applyChange, BASH_DEFAULTS, unionOptions, type GlobOptions } from './glob-options';
 import { namedTokens } from './named-paths';
 import { heredocText, nestedScripts, partsText, wordParts, wordText, type Arg, type WordPart } from './words';
 
@@ -25,6 +26,8 @@ interface WalkState {
   fds: FdTable;
   /** Inside a branch or a loop: descriptors only gain files (what may have run adds up). */
   merge: boolean;
+  /** The pattern options in force (shopt, set -f: glob-options.ts). */
+  glob: GlobOptions;
 }
 
 export interface FoundWrite {
@@ -64,6 +67,10 @@ export interface WalkOptions {
 
 /** Commands that may change this shell's folder (a cd through them included). */
 const CWD_COMMANDS = new Set(['cd', 'pushd', 'popd', 'eval', 'builtin', 'command', 'source', '.']);
+/** Commands that may set the pattern options: the fast path leaves them to the parser's tree. */
+const GLOB_SETTERS = new Set(['shopt', 'set']);
+/** Variables that change the pattern options: GLOBIGNORE (dotglob), BASHOPTS and SHELLOPTS (a nested shell's). */
+const OPTION_VARIABLES = /GLOBIGNORE|BASHOPTS|SHELLOPTS/;
 const MAX_DEPTH = 6;
 
 /**
@@ -72,7 +79,7 @@ const MAX_DEPTH = 6;
  */
 export function walkScript(sh: ShellSyntax, script: string, cwd: string, options: WalkOptions): WalkResult {
   const walker = new Walker(sh, options);
-  walker.script(script, { cwd, stdin: { kind: 'none' }, fds: FdTable.initial(), merge: false }, 0, 'the command');
+  walker.script(script, { cwd, stdin: { kind: 'none' }, fds: FdTable.initial(), merge: false, glob: BASH_DEFAULTS }, 0, 'the command');
   walker.runDeferred();
   return { writes: walker.writes, unsure: [...new Set(walker.unsure)], named: walker.named };
 }
@@ -85,12 +92,15 @@ export function walkScript(sh: ShellSyntax, script: string, cwd: string, options
  */
 export function walkSimple(commands: readonly SimpleCommand[], cwd: string, options: WalkOptions): WalkResult | null {
   const name = (c: SimpleCommand) => (c.words.length > 0 ? partsText(c.words[0], { home: options.home }) : null);
-  // `a || b` after a cd is left to the parser's tree, which knows what groups with what.
+  // `a || b` after a cd is left to the parser's tree, which knows what groups with what;
+  // so is a command that may change the pattern options (shopt, set, GLOBIGNORE...).
   if (commands.some((c) => c.join === '||') && commands.some((c) => CWD_COMMANDS.has(commandName(name(c) ?? '')))) return null;
+  const setsOptions = (c: SimpleCommand) => c.words.slice(0, 2).some((w, i) => (i === 0 || ['builtin', 'command'].includes(name(c) ?? '')) && GLOB_SETTERS.has(partsText(w, {}) ?? ''));
+  if (commands.some((c) => setsOptions(c) || c.assigns.some((a) => OPTION_VARIABLES.test(a)))) return null;
   const walker = new Walker(null, options);
   // As walkScript: the assignments are checked before anything runs.
   for (const c of commands) for (const a of c.assigns) walker.variable(a);
-  const state: WalkState = { cwd, stdin: { kind: 'none' }, fds: FdTable.initial(), merge: false };
+  const state: WalkState = { cwd, stdin: { kind: 'none' }, fds: FdTable.initial(), merge: false, glob: BASH_DEFAULTS };
   try {
     for (let i = 0; i < commands.length;) {
       let end = i + 1;
@@ -128,9 +138,13 @@ class Walker {
   /** Functions defined so far, by name: every body a definition gave (a branch may give several). */
   private readonly functions = new Map<string, ShNode[]>();
   /** Trap scripts, walked at the end: they run at a time that cannot be known. */
-  private readonly deferred: Array<{ script: Arg; who: string; cwd: string | null; depth: number }> = [];
+  private readonly deferred: Array<{ script: Arg; who: string; cwd: string | null; depth: number; glob: GlobOptions }> = [];
   private folderChanged = false;
   private heldFiles = false;
+  /** GLOBIGNORE is set somewhere: a pattern may match dot names (dotglob), whatever it ignores. */
+  private globIgnore = false;
+  /** BASHOPTS or SHELLOPTS is set somewhere: a nested shell starts with options not known. */
+  private optionsUnknown = false;
   private readonly root: string | null;
 
   /** The parser, or null on the fast path (where a script to parse throws NeedsParser). */
@@ -153,7 +167,7 @@ class Walker {
     this.statement(state, (touched) => {
       for (const r of cmd.redirects) this.simpleRedirect(r, state, touched);
     }, () => {
-      if (cmd.words.length > 0) this.run(cmd.words.flatMap((w) => this.expand(partsText(w, home), () => w, state.cwd)), state, 0, true);
+      if (cmd.words.length > 0) this.run(cmd.words.flatMap((w) => this.expand(partsText(w, home), () => w, state)), state, 0, true);
     }, bareExec);
   }
 
@@ -162,33 +176,43 @@ class Walker {
    * braces and patterns (`.claude/{a,b}`, `.claude/*`), the words and names bash passes
    * (globs.ts); [null] when that cannot be known.
    */
-  private expand(word: Arg, parts: () => readonly WordPart[] | null, cwd: string | null): Arg[] {
+  private expand(word: Arg, parts: () => readonly WordPart[] | null, state: WalkState): Arg[] {
     if (word !== null || !this.options.listFolder) return [word];
     const found = parts();
-    return (found ? expandWord(found, { home: this.options.home, cwd, list: this.options.listFolder }) : null) ?? [null];
+    const glob = this.globIgnore && state.glob.dotglob !== true ? { ...state.glob, dotglob: 'maybe' as const } : state.glob;
+    return (found ? expandWord(found, { home: this.options.home, cwd: state.cwd, list: this.options.listFolder, glob }) : null) ?? [null];
   }
 
   /** A redirection's target: a pattern must match one name (more is bash's "ambiguous redirect"). */
-  private expandOne(word: Arg, parts: () => readonly WordPart[] | null, cwd: string | null): Arg {
-    const names = this.expand(word, parts, cwd);
+  private expandOne(word: Arg, parts: () => readonly WordPart[] | null, state: WalkState): Arg {
+    const names = this.expand(word, parts, state);
     return names.length === 1 ? names[0] : null;
   }
 
   private simpleRedirect(r: SimpleRedirect, state: WalkState, touched: Set<number>): void {
-    const target = () => this.expandOne(partsText(r.word, { home: this.options.home }), () => r.word, state.cwd);
+    const target = () => this.expandOne(partsText(r.word, { home: this.options.home }), () => r.word, state);
     // A here-string's word is not a pathname pattern: its text as written.
     this.redirectWith(r.op, r.n, target, () => r.body ?? partsText(r.word, { home: this.options.home }), state, touched);
   }
 
   /** Why setting the variable `name` makes the command not checkable, if it does. */
   variable(name: string): void {
+    this.optionVariable(name);
     const problem = unsafeVariable(name);
     if (problem) this.unsure.push(problem);
+  }
+
+  /** A word or a variable that names GLOBIGNORE, BASHOPTS or SHELLOPTS: patterns are read as they may then be. */
+  private optionVariable(text: Arg): void {
+    if (text === null || !OPTION_VARIABLES.test(text)) return;
+    if (text.includes('GLOBIGNORE')) this.globIgnore = true;
+    else this.optionsUnknown = true;
   }
 
   script(text: Arg, state: WalkState, depth: number, who: string): void {
     if (text === null) return void this.unsure.push(`${who} runs a script that is not static`);
     if (depth > MAX_DEPTH) return void this.unsure.push(`${who} nests scripts more than ${MAX_DEPTH} deep`);
+    this.optionVariable(text);
     let file: ShNode;
     try {
       file = this.sh.parse(text);
@@ -205,7 +229,7 @@ class Walker {
     for (let i = 0; i < this.deferred.length; i++) {
       const d = this.deferred[i];
       const fds = this.heldFiles ? FdTable.unknownTable() : FdTable.initial();
-      this.script(d.script, { cwd: this.folderChanged ? null : d.cwd, stdin: { kind: 'none' }, fds, merge: true }, d.depth + 1, d.who);
+      this.script(d.script, { cwd: this.folderChanged ? null : d.cwd, stdin: { kind: 'none' }, fds, merge: true, glob: d.glob }, d.depth + 1, d.who);
     }
   }
 
@@ -221,6 +245,7 @@ class Walker {
       }
       const problem = name === undefined ? null : unsafeVariable(name);
       if (problem) this.unsure.push(problem);
+      if (name !== undefined) this.optionVariable(name);
       return true;
     });
   }
@@ -267,7 +292,7 @@ class Walker {
     this.nested(child(r, 'Hdoc'), state, depth);
     const options = { home: this.options.home };
     const word = child(r, 'Word');
-    const target = () => this.expandOne(wordText(this.sh, word, options), () => wordParts(this.sh, word), state.cwd);
+    const target = () => this.expandOne(wordText(this.sh, word, options), () => wordParts(this.sh, word), state);
     this.redirectWith(this.sh.operator(r.Op), text(child(r, 'N'), 'Value'), target, () => heredocText(this.sh, r, options), state, touched);
   }
 
@@ -319,7 +344,7 @@ class Walker {
     for (const a of list(cmd, 'Assigns')) this.nested(a, state, depth);
     const words = list(cmd, 'Args');
     for (const w of words) this.nested(w, state, depth);
-    if (words.length > 0) this.run(words.flatMap((w) => this.expand(wordText(this.sh, w, { home: this.options.home }), () => wordParts(this.sh, w), state.cwd)), state, depth, true);
+    if (words.length > 0) this.run(words.flatMap((w) => this.expand(wordText(this.sh, w, { home: this.options.home }), () => wordParts(this.sh, w), state)), state, depth, true);
   }
 
   /** One simple command; `direct` when the shell runs it itself (a function is called), not through a prefix. */
@@ -330,13 +355,21 @@ class Walker {
     const inProject = state.cwd !== null && this.root !== null && (state.cwd === this.root || state.cwd.startsWith(`${this.root.replace(/\/$/, '')}/`));
     const effect = commandEffect(argv, { stdin: state.stdin, home: this.options.home, inProject, known: this.options.known, ...(this.root !== null ? { projectRoot: this.root } : {}) });
     if (effect.unsure) this.unsure.push(`${who}: ${effect.unsure}`);
+    for (const arg of argv) this.optionVariable(arg);
+    if (effect.glob) state.glob = applyChange(state.glob, effect.glob, state.merge);
     // What it names may be written: it cannot be checked, or it runs a command on files found at run time (`find .claude -exec rm {} +`).
     if (effect.unsure || effect.runs?.some((inner) => inner.argv.includes(null))) for (const path of namedTokens(argv)) this.named.push({ path, cwd: state.cwd });
     for (const w of effect.writes ?? []) this.found(w, state.cwd, who, state.fds);
     if (effect.script !== undefined) {
-      if (effect.deferred) this.deferred.push({ script: effect.script, who, cwd: state.cwd, depth });
-      else {
-        const scriptState = effect.scriptInShell ? state : { cwd: state.cwd, stdin: { kind: 'none' } as const, fds: state.fds, merge: state.merge };
+      if (effect.deferred) {
+        // A trap runs at a time that cannot be known (DEBUG: before every command): options it may set are unknown from here on.
+        const changes = effect.script === null || /\b(?:shopt|set)\b/.test(effect.script);
+        if (changes) state.glob = applyChange(state.glob, 'unknown', false);
+        this.deferred.push({ script: effect.script, who, cwd: state.cwd, depth, glob: applyChange(state.glob, 'unknown', false) });
+      } else {
+        // A nested shell starts with bash's defaults and its own -O / -f, not this shell's options.
+        const nested = this.optionsUnknown ? applyChange(BASH_DEFAULTS, 'unknown', false) : effect.scriptGlob ? applyChange(BASH_DEFAULTS, effect.scriptGlob, false) : BASH_DEFAULTS;
+        const scriptState = effect.scriptInShell ? state : { cwd: state.cwd, stdin: { kind: 'none' } as const, fds: state.fds, merge: state.merge, glob: nested };
         this.script(effect.script, scriptState, depth + 1, who);
       }
     }
@@ -346,10 +379,12 @@ class Walker {
         break;
       }
       const cwd = inner.chdir === undefined ? state.cwd : moveTo(state.cwd, inner.chdir);
-      const innerState: WalkState = { cwd, stdin: state.stdin, fds: state.fds, merge: state.merge };
+      const innerState: WalkState = { cwd, stdin: state.stdin, fds: state.fds, merge: state.merge, glob: state.glob };
       this.run(inner.argv, innerState, depth + 1, false);
       // `builtin cd x` changes this shell's folder; through any prefix, it is no longer known.
       if (innerState.cwd !== cwd) this.moveTo(state, null);
+      // `builtin shopt -s dotglob` changes this shell's options (through another prefix it fails: taken as done).
+      state.glob = innerState.glob;
     }
     if (effect.cd !== undefined) this.moveTo(state, moveTo(state.cwd, effect.cd));
   }
@@ -361,14 +396,17 @@ class Walker {
     // Several definitions: any of them may be the one that runs.
     const start = copy(state);
     let fds = state.fds;
+    let glob: GlobOptions | undefined;
     let cwd: string | null | undefined;
     for (const body of bodies) {
       const each = copy(start);
       this.stmt(body, each, depth + 1);
       fds = fds.union(each.fds);
+      glob = glob === undefined ? each.glob : unionOptions(glob, each.glob);
       cwd = cwd === undefined || cwd === each.cwd ? each.cwd : null;
     }
     state.fds = fds;
+    state.glob = glob ?? state.glob;
     this.moveTo(state, cwd ?? null);
   }
 
@@ -392,11 +430,16 @@ class Walker {
       this.stmt(x, state, depth);
       if (state.cwd !== before) this.moveTo(state, null);
       const middle = state.cwd;
+      const glob = state.glob;
       this.stmt(y, state, depth);
       if (state.cwd !== middle) this.moveTo(state, null);
+      state.glob = unionOptions(glob, state.glob);
     } else {
       this.stmt(x, state, depth);
+      // After `a && b`, b's options may not have been set (a failed).
+      const glob = state.glob;
       this.stmt(y, state, depth);
+      state.glob = unionOptions(glob, state.glob);
     }
   }
 
@@ -408,7 +451,7 @@ class Walker {
    */
   private generic(node: ShNode, state: WalkState, depth: number): void {
     const start = state.cwd;
-    const inner: WalkState = { cwd: this.changesFolder(node) ? null : start, stdin: state.stdin, fds: state.fds, merge: true };
+    const inner: WalkState = { cwd: this.changesFolder(node) ? null : start, stdin: state.stdin, fds: state.fds, merge: true, glob: state.glob };
     for (let pass = 0; pass < 2; pass++) {
       const fds = inner.fds;
       this.sh.walk(node, (n) => {
@@ -421,6 +464,7 @@ class Walker {
       if (inner.fds.sameAs(fds)) break;
     }
     state.fds = inner.fds;
+    state.glob = inner.glob;
     if (inner.cwd !== start) this.moveTo(state, null);
   }
 
@@ -437,7 +481,7 @@ class Walker {
 
   /** `$(...)`, backticks and process substitutions in a word: subshells of the current state. */
   private nested(node: ShNode | null, state: WalkState, depth: number): void {
-    for (const stmts of nestedScripts(this.sh, node)) this.stmts(stmts, { cwd: state.cwd, stdin: { kind: 'none' }, fds: state.fds, merge: state.merge }, depth);
+    for (const stmts of nestedScripts(this.sh, node)) this.stmts(stmts, { cwd: state.cwd, stdin: { kind: 'none' }, fds: state.fds, merge: state.merge, glob: state.glob }, depth);
   }
 
   private found(target: WriteTarget, cwd: string | null, by: string, fds: FdTable): void {
@@ -451,7 +495,7 @@ class Walker {
 }
 
 function copy(state: WalkState): WalkState {
-  return { cwd: state.cwd, stdin: state.stdin, fds: state.fds, merge: state.merge };
+  return { cwd: state.cwd, stdin: state.stdin, fds: state.fds, merge: state.merge, glob: state.glob };
 }
 
 /** The folder after `cd dir` from `cwd`; null when either is unknown. */

@@ -82,6 +82,14 @@ export function wordParts(sh: ShellSyntax, word: ShNode | null): WordPart[] | nu
         parts.push({ quote: '"', raw });
         break;
       }
+      case 'ExtGlob': {
+        // An extended pattern (`@(a|b)`), as unquoted text; one with quotes or expansions inside is not read.
+        const pattern = text(child(part, 'Pattern'), 'Value');
+        const op = sh.operator(part.Op);
+        if (op === '' || /["'$`]/.test(pattern)) return null;
+        parts.push({ quote: '', raw: `${op}${pattern})` });
+        break;
+      }
       default:
         return null;
     }
