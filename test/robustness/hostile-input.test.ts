@@ -86,4 +86,13 @@ describe('huge input is answered within deadline_ms + 1 s (through the binary)',
     const decision = (JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision;
     expect(['deny', 'ask']).toContain(decision);
   }, 70_000);
+
+  it('a 27-byte command whose pattern\'s stars split a long name in every way: answered at once, and denied (before: a backtracking regex ran for minutes)', async () => {
+    box.write(`src/${'a'.repeat(250)}`, '');
+    const start = Date.now();
+    const r = await spawnHook(lynch('Bash', { command: 'rm src/*a*a*a*a*a*a*a*a*b' }), { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 60_000 });
+    expect(r.endedAt - start).toBeLessThan(DEADLINE + 1000);
+    expect(responseProblems(r)).toEqual([]);
+    expect((JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision).toBe('deny');
+  }, 70_000);
 });

@@ -89,6 +89,18 @@ describe('pathname expansion, checked against bash', () => {
     expect(globPattern([{ quote: '"', raw: '.c*' }, { quote: '', raw: '/*' }])).toBe('.c\\*/*');
   });
 
+  it('matches in time linear in the name, whatever the pattern (before: a backtracking regex, minutes for this one)', () => {
+    const names: ListFolder = () => ['a'.repeat(250), `${'a'.repeat(249)}b`];
+    const started = Date.now();
+    expect(expandGlob('*a*a*a*a*a*a*a*a*b', '/p', names)).toEqual([`${'a'.repeat(249)}b`]);
+    expect(expandGlob('@(*a|*a)@(*a|*a)@(*a|*a)*c', '/p', names, { ...BASH_DEFAULTS, nocaseglob: true })).toEqual(['@(*a|*a)@(*a|*a)@(*a|*a)*c']);
+    expect(Date.now() - started).toBeLessThan(200);
+  });
+
+  it('a bracket bash matches nothing with is no error', () => {
+    expect(expandGlob('[z-a]*', dir, listFs)).toEqual(['[z-a]*']);
+  });
+
   it('too many names, or no working folder: not known', () => {
     const many: ListFolder = () => Array.from({ length: 3000 }, (_, i) => `f${i}`);
     expect(expandGlob('*', '/p', many)).toBeNull();

@@ -13,6 +13,7 @@
  * `?(x)`, and `*(x)`, `+(x)`, `!(x)`, read as `*`: they name no fewer) is always read as one.
  */
 import { BASH_DEFAULTS, type GlobOptions } from './glob-options';
+import { segmentPattern } from './glob-match';
 import type { Arg } from './words';
 
 /** Lists a folder's names (absolute path in), or null when it is no folder or cannot be read. */
@@ -287,110 +288,16 @@ interface SegmentMatcher {
 
 /**
  * A matcher for one path segment, with bash's rules for `.` (dotglob lifts them),
- * case-insensitive under nocaseglob (maybe on: as if on, which matches no fewer).
+ * case-insensitive under nocaseglob (maybe on: as if on, which matches no fewer), in time
+ * linear in the name (glob-match.ts).
  */
 function segmentMatcher(segment: string, glob: GlobOptions): SegmentMatcher {
-  const { source, pattern } = patternSource(segment, 0, false);
-  if (!pattern) return { literal: unescape(segment), test: () => false };
-  const regex = new RegExp(`^${source}$`, glob.nocaseglob === false ? 's' : 'si');
+  const matcher = segmentPattern(segment, glob.nocaseglob !== false);
+  if (!matcher.pattern) return { literal: unescape(segment), test: () => false };
   // A pattern starting with `.` (or an extended pattern, which may: `@(.claude)`) may match a dot name.
   const dotted = glob.dotglob !== false || segment.startsWith('.') || segment.startsWith('\\.') || /^[?*+@!]\(/.test(segment);
-  return { literal: null, test: (name) => name !== '.' && name !== '..' && (dotted || !name.startsWith('.')) && regex.test(name) };
+  return { literal: null, test: (name) => name !== '.' && name !== '..' && (dotted || !name.startsWith('.')) && matcher.test(name) };
 }
-
-/**
- * The regex source of a pattern from `start`, up to its end (or, inside an extended
- * pattern, up to the `|` or `)` that ends an alternative: `end` is where it stopped).
- * `@(a|b)` and `?(a|b)` become alternations; `*(x)`, `+(x)` and `!(x)` any text, which
- * they are within (no repeated groups: a name cannot make the match slow).
- */
-function patternSource(segment: string, start: number, inGroup: boolean): { source: string; pattern: boolean; end: number } {
-  let source = '';
-  let pattern = false;
-  let i = start;
-  for (; i < segment.length; i++) {
-    const c = segment[i];
-    if (inGroup && (c === '|' || c === ')')) break;
-    if (c === '\\' && i + 1 < segment.length) {
-      source += escapeRegex(segment[++i]);
-    } else if ('?*+@!'.includes(c) && segment[i + 1] === '(') {
-      const group = extendedGroup(segment, i + 2);
-      if (group === null) {
-        source += escapeRegex(c);
-        continue;
-      }
-      pattern = true;
-      source += c === '@' ? `(?:${group.alternatives.join('|')})` : c === '?' ? `(?:${group.alternatives.join('|')})?` : '[^/]*';
-      i = group.end;
-    } else if (c === '*') {
-      pattern = true;
-      source += '[^/]*';
-    } else if (c === '?') {
-      pattern = true;
-      source += '[^/]';
-    } else if (c === '[') {
-      const bracket = readBracket(segment, i);
-      if (bracket === null) source += '\\[';
-      else {
-        pattern = true;
-        source += bracket.source;
-        i = bracket.end;
-      }
-    } else source += escapeRegex(c);
-  }
-  return { source, pattern, end: i };
-}
-
-/** The alternatives of an extended pattern whose text starts at `start` (after `X(`), and its closing `)`; null when it is not closed. */
-function extendedGroup(segment: string, start: number): { alternatives: string[]; end: number } | null {
-  const alternatives: string[] = [];
-  let i = start;
-  for (;;) {
-    const part = patternSource(segment, i, true);
-    alternatives.push(part.source);
-    if (part.end >= segment.length) return null;
-    if (segment[part.end] === ')') return { alternatives, end: part.end };
-    i = part.end + 1;
-  }
-}
-
-/** `[...]` from `start` (the `[`): its regex and where it ends, or null when it is not closed. */
-function readBracket(segment: string, start: number): { source: string; end: number } | null {
-  let i = start + 1;
-  let negate = false;
-  if (segment[i] === '!' || segment[i] === '^') {
-    negate = true;
-    i++;
-  }
-  let body = '';
-  let first = true;
-  for (; i < segment.length; i++) {
-    const c = segment[i];
-    if (c === ']' && !first) return { source: `[${negate ? '^' : ''}${body}]`, end: i };
-    first = false;
-    if (c === '[' && segment[i + 1] === ':') {
-      const close = segment.indexOf(':]', i + 2);
-      const name = close > 0 ? segment.slice(i + 2, close) : '';
-      const cls = CLASSES[name];
-      if (cls) {
-        body += cls;
-        i = close + 1;
-        continue;
-      }
-    }
-    if (c === '\\' && i + 1 < segment.length) {
-      body += escapeClass(segment[++i]);
-      continue;
-    }
-    body += c === '-' && body !== '' && segment[i + 1] !== ']' ? '-' : escapeClass(c);
-  }
-  return null;
-}
-
-const CLASSES: Record<string, string> = {
-  alpha: 'A-Za-z', digit: '0-9', alnum: 'A-Za-z0-9', upper: 'A-Z', lower: 'a-z', space: ' \\t\\n\\r\\f\\v',
-  xdigit: '0-9A-Fa-f', punct: '!-\\/:-@\\[-`{-~', word: 'A-Za-z0-9_', blank: ' \\t',
-};
 
 /** Unquoted text as a template: escapes kept, `~` at the start expanded; null on any other expansion. */
 function unquotedTemplate(raw: string, home: string | undefined, first: boolean): string | null {
@@ -416,12 +323,4 @@ function unescape(pattern: string): string {
 
 function escapeAll(text: string): string {
   return text.replace(/[\\*?[\]{},()|]/g, '\\$&');
-}
-
-function escapeRegex(c: string): string {
-  return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
-}
-
-function escapeClass(c: string): string {
-  return /[\\\]^-]/.test(c) ? `\\${c}` : c;
 }
