@@ -47,11 +47,14 @@ function join(base: string, rest: string): string {
 
 export class NewNames {
   readonly names: NewName[] = [];
+  /** The texts found at a path, while no name is added. */
+  private readonly texts = new Map<string, string[]>();
 
   constructor(private readonly readLink: ReadLink | undefined) {}
 
   add(name: NewName): void {
     this.names.push(name);
+    this.texts.clear();
   }
 
   /**
@@ -71,14 +74,15 @@ export class NewNames {
   }
 
   /**
-   * The paths a write to `path` (absolute) also writes through the names made by other
-   * writes of the command: the file a new name is, or where a symlink on the way leads.
-   * @example names.through('/p/src/l', 1) // ['/p/.claude/x'] after `mv l src/l` (write 0) for l -> ../.claude/x
+   * The paths a write to `path` (absolute) by the writes `by` also writes through the names
+   * made by other writes of the command: the file a new name is, or where a symlink on the
+   * way leads.
+   * @example names.through('/p/src/l', new Set([1])) // ['/p/.claude/x'] after `mv l src/l` (write 0) for l -> ../.claude/x
    */
-  through(path: string, by: number): string[] {
+  through(path: string, by: ReadonlySet<number>): string[] {
     const out: string[] = [];
     for (const name of this.names) {
-      if (name.by === by) continue;
+      if (by.size === 1 && by.has(name.by)) continue;
       const rel = below(path, name.dest);
       if (rel === null) continue;
       if (name.kind === 'symlink') {
@@ -102,6 +106,13 @@ export class NewNames {
 
   /** The texts of the symlink at `path`: on disk now, and as the command's earlier names put one there. */
   private textsAt(path: string, depth: number): string[] {
+    const key = `${depth}\0${path}`;
+    let found = this.texts.get(key);
+    if (found === undefined) this.texts.set(key, (found = this.findTexts(path, depth)));
+    return found;
+  }
+
+  private findTexts(path: string, depth: number): string[] {
     const onDisk = this.readLink?.(path) ?? null;
     const out = onDisk === null ? [] : [onDisk];
     if (depth >= MAX_DEPTH) return out;

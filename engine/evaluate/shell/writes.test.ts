@@ -430,6 +430,14 @@ describe('shellWrites: second names a command makes (new-names.ts)', () => {
     expect(names(command, links)).toEqual({ paths: written, linked, unchecked: null });
   });
 
+  test('a command that makes more than 500 links, copies or moves is not checkable, and answers at once', () => {
+    const started = Date.now();
+    const result = names(`${'mv a b; cp -l c d; '.repeat(1_000)}echo x > d`);
+    expect(result.unchecked).toMatch(/more than 500 links, copies or moves/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(names(`${'mv a b; '.repeat(499)}echo x > b`).unchecked).toBeNull();
+  });
+
   test.each<[string, Record<string, string>, string[]]>([
     // ln writes what its links lead to, in every form (before: only `ln -s T DIR/L`).
     ['ln -s -t src ../.claude/policies.yaml', {}, ['/.claude/policies.yaml', 'src', '.claude/policies.yaml', 'src/policies.yaml']],

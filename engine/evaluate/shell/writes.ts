@@ -107,6 +107,9 @@ interface Written {
   names: NewNames;
 }
 
+/** More links, copies and moves than this in one command: not checkable. */
+const MAX_NEW_NAMES = 500;
+
 /** How many times a path found through a new name is looked at again (a name made through a name). */
 const MAX_NAME_ROUNDS = 4;
 
@@ -118,20 +121,28 @@ const MAX_NAME_ROUNDS = 4;
 function throughNewNames(out: Written, options: ShellWritesOptions): WrittenPath[] {
   const all: WrittenPath[] = [...out.paths];
   if (out.names.names.length === 0) return all;
-  const seen = new Set(all.map((p) => p.absolute));
-  let frontier: ByWrite[] = out.paths;
+  // Each path once, with every write that writes it (a name is not gone through by its own write alone).
+  const writers = new Map<string, Set<number>>();
+  for (const p of out.paths) {
+    const absolute = absolutePath(p.absolute, '/');
+    const by = writers.get(absolute);
+    if (by) by.add(p.by);
+    else writers.set(absolute, new Set([p.by]));
+  }
+  const seen = new Set(writers.keys());
+  let frontier = [...writers];
   for (let round = 0; round < MAX_NAME_ROUNDS && frontier.length > 0; round++) {
-    const next: ByWrite[] = [];
-    for (const written of frontier) {
-      for (const absolute of out.names.through(absolutePath(written.absolute, '/'), written.by)) {
+    const next: Array<[string, Set<number>]> = [];
+    for (const [written, by] of frontier) {
+      for (const absolute of out.names.through(written, by)) {
         if (seen.has(absolute)) continue;
         seen.add(absolute);
         const path = normalizePath(absolute, '/', options.projectRoot);
         if (DEVICES.test(path)) continue;
-        next.push({ absolute, path, by: written.by });
+        all.push({ absolute, path });
+        next.push([absolute, by]);
       }
     }
-    all.push(...next);
     frontier = next;
   }
   return all;
@@ -172,14 +183,14 @@ function resolveWrite(write: FoundWrite, by: number, options: ShellWritesOptions
     && (target.folder === true || /(?:^|\/)\.{0,2}$/.test(target.path) || options.isFolder?.(normalizePath(absolute, base, options.projectRoot)) === true);
   if (!folder) {
     add(absolute);
-    for (const source of sources ?? []) newName(write, by, source, absolute, options, out);
+    for (const source of sources ?? []) newName(write, by, source, absolute, options, out, unsure);
   } else {
     for (const source of sources ?? []) {
       if (source === null) unsure.push(`${who} copies a file whose name is not static into ${target.path}`);
       else {
         const dest = `${absolute.replace(/\/+$/, '')}/${source.replace(/\/+$/, '').split('/').pop() ?? source}`;
         add(dest);
-        newName(write, by, source, dest, options, out);
+        newName(write, by, source, dest, options, out, unsure);
       }
     }
   }
@@ -191,9 +202,12 @@ function resolveWrite(write: FoundWrite, by: number, options: ShellWritesOptions
  * what it names again: a write for `ln` (which the docs say writes what its links lead
  * to), a second name for the others (ShellWrites.linked).
  */
-function newName(write: FoundWrite, by: number, source: Arg, dest: string, options: ShellWritesOptions, out: Written): void {
+function newName(write: FoundWrite, by: number, source: Arg, dest: string, options: ShellWritesOptions, out: Written, unsure: string[]): void {
   const { target, cwd } = write;
   if (!target.link || source === null) return;
+  // Each name is looked at again for every write of the command: a command that makes
+  // thousands would keep the hook busy for what no one needs.
+  if (out.names.names.length >= MAX_NEW_NAMES) return void unsure.push(`it makes more than ${MAX_NEW_NAMES} links, copies or moves, too many to follow its writes through`);
   const from = target.link === 'symlink' && !target.fromCwd ? source : absoluteIn(source, cwd, options.projectRoot);
   if (from === null) return;
   const name = {
