@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { startPolicyServer } from '../support/policy-server';
 import { makeProject, type TempProject } from '../support/run-hook';
 
 const TEAM = `version: 1
@@ -174,6 +175,32 @@ describe('second names of the guard\'s files, through the runner', () => {
     expect(decide(writeTo('Write', project.file('src/b.ts')), [hardLink('src/app.ts', 'src/b.ts')])).toBeUndefined();
     expect(decide(writeTo('Write', project.file('src/app.ts')))).toBeUndefined();
   });
+});
+
+describe('second names through the policy server (http mode)', () => {
+  let project: TempProject;
+  beforeAll(() => {
+    project = makeProject(TEAM, { '.claude/settings.json': '{}\n', 'src/app.ts': '' });
+    fs.linkSync(project.file('.claude/policies.yaml'), project.file('src/p.yaml'));
+  });
+  afterAll(() => project.remove());
+
+  it('denies the round\'s case, a Write to a hard link made earlier and a pattern read with nocaseglob, and leaves an ordinary write alone (before: no decision)', async () => {
+    const server = await startPolicyServer({ projectDir: project.dir, cacheDir: project.cacheDir });
+    try {
+      const decision = async (event: Record<string, unknown>) => {
+        const r = await server.post({ ...event, cwd: project.dir });
+        return r.body === '' || r.body === '{}' ? undefined : (JSON.parse(r.body) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision;
+      };
+      const write = (file: string) => ({ hook_event_name: 'PreToolUse', session_id: 's', agent_id: 'a1', agent_type: 'ba', tool_name: 'Write', tool_input: { file_path: project.file(file), content: 'x' } });
+      expect(await decision(bash("cp -l .claude/policies.yaml src/q.yaml && echo 'version: 1' > src/q.yaml", 'ba'))).toBe('deny');
+      expect(await decision(write('src/p.yaml'))).toBe('deny');
+      expect(await decision(bash('shopt -s nocaseglob; rm .[C]LAUDE/POLICIES.YAM[L]', 'ba'))).toBe('deny');
+      expect(await decision(write('src/app.ts'))).toBeUndefined();
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });
 
 /** Every path under `dir` (links not followed), for undoing a case's setup. */
