@@ -108,13 +108,14 @@ describe('a regex the watchdog stops (through the binary)', () => {
 describe('a decision log that cannot be written', () => {
   it('costs a log-error warning on stderr, never the decision', async () => {
     const box = makeSandbox({
-      '.claude/policies.yaml': `version: 1\nsettings: { log: { file: logs } }\n${RULE}`,
-      'logs/keep': '',
+      // The log's folder is a file: nothing can be written there (a folder at the log's own path is set aside: log-integrity).
+      '.claude/policies.yaml': `version: 1\nsettings: { log: { file: logs/decisions.jsonl } }\n${RULE}`,
+      'logs': 'not a folder',
     });
     try {
       const stop = await spawnHook(EVENTS.Stop, { projectDir: box.dir, cacheDir: box.cacheDir });
       expect(stop.stdout).toBe('{"decision":"block","reason":"ruled"}\n');
-      expect(stop.stderr).toMatch(new RegExp(`^hookpolicy: ${box.dir}/logs: warning log-error: cannot write the decision log: EISDIR`));
+      expect(stop.stderr).toMatch(new RegExp(`^hookpolicy: ${box.dir}/logs/decisions.jsonl: warning log-error: cannot write the decision log: ENOTDIR`));
       const idle = await spawnHook(EVENTS.TeammateIdle, { projectDir: box.dir, cacheDir: box.cacheDir });
       expect(idle.exitCode).toBe(2);
       expect(idle.stderr.split('\n')[0]).toBe('ruled');
