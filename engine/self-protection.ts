@@ -16,6 +16,7 @@
 import { BUILT_IN_SOURCE } from './built-in-rule';
 import { globRegex } from './compile/glob-regex';
 import { escapeGlob, literalGlob } from './glob-text';
+import { serverSecretRules } from './self-protection-secrets';
 import { storeSettings } from './memory/store-settings';
 import { buildRuleIndex } from './rule-index';
 import { RUNTIME_PACKAGES } from './runtime-packages';
@@ -281,6 +282,6 @@ export function withSelfProtection(policy: CompiledPolicy, facts: SelfProtection
       builtInRule(SELF_PROTECTION_ID, guarded, openings.except, 'agents'),
       builtInRule(SELF_PROTECTION_MAIN_ID, guarded, [...openings.except, ...openings.mainSession], 'main'),
     ];
-  const all = [...policy.rules, ...rules];
+  const all = [...policy.rules, ...rules, ...serverSecretRules(facts)];
   return { ...policy, rules: all, index: buildRuleIndex(all) };
 }

@@ -495,6 +495,12 @@ export interface CompiledRule {
    */
   unparsableNaming?: { deny: number[]; outcome: 'ask' };
   /**
+   * Built-in rules only: the rule judges the events that reach the runner for other rules,
+   * and `policy init` routes none for it (a Read the team routes anyway is judged; routing
+   * every Read to the runner for it alone would cost every Read a hook).
+   */
+  ridesAlong?: true;
+  /**
    * Built-in rules only: what the rule guards, as paths, so that a path is also judged by
    * which file it is (evaluate/guard-identity.ts): a hard link of a guarded file, the file a
    * guarded name links to, a path inside a guarded folder reached by another name. The

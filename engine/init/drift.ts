@@ -50,11 +50,13 @@ export function checkDrift(policy: CompiledPolicy, sources: readonly SettingsSou
   const routes = collectRoutes(sources);
   const items: DriftItem[] = [];
   const used = new Set<string>();
-  for (const rule of policy.rules) for (const e of rule.events) used.add(e);
+  // A rule that rides along needs no entry of its own (engine/init/plan.ts).
+  const routed = policy.rules.filter((r) => !r.ridesAlong);
+  for (const rule of routed) for (const e of rule.events) used.add(e);
   for (const event of used) {
     const p = protocolFor(event);
     if (!p || p.unsupported) continue;
-    const rules = policy.rules.filter((r) => r.events.includes(event));
+    const rules = routed.filter((r) => r.events.includes(event));
     const here = routes.get(event) ?? [];
     if (here.length === 0) {
       items.push({ kind: 'not-routed', event, message: `${event}: no runner entry, so rules ${ids(rules)} never run` });

@@ -31,14 +31,16 @@ const NO_MATCHER_FROM_RULES: Readonly<Record<string, string>> = {
  */
 export function planHooks(policy: CompiledPolicy, options: PlanOptions): HookPlan {
   const plan: HookPlan = { hooks: {}, notes: [] };
-  const used = new Set(policy.rules.flatMap((r) => r.events));
+  // A rule that rides along judges what other rules route; it routes nothing itself.
+  const routed = policy.rules.filter((r) => !r.ridesAlong);
+  const used = new Set(routed.flatMap((r) => r.events));
   for (const p of eventProtocols()) {
     if (!used.has(p.event)) continue;
     if (p.unsupported) {
       plan.notes.push(`${p.event} is not registered: ${p.unsupported}`);
       continue;
     }
-    const rules = policy.rules.filter((r) => r.events.includes(p.event));
+    const rules = routed.filter((r) => r.events.includes(p.event));
     const here = { ...options, handler: handlerFor(p, options.handler) };
     plan.hooks[p.event] = p.tool ? toolGroups(rules, here) : fieldGroups(p, rules, here.handler, plan.notes);
   }

@@ -232,3 +232,32 @@ rules: []
     expect(decisionOf(project, write(project.file('.claude/settings.json')))).toBe('deny');
   });
 });
+
+describe("the policy server's state folder, where its token is: no agent reads it", () => {
+  let project: TempProject;
+  beforeAll(() => {
+    project = makeProject('version: 1\nrules: []\n');
+  });
+  afterAll(() => project.remove());
+  const read = (tool: string, input: Record<string, unknown>) => ({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/', tool_name: tool, tool_input: input });
+  const serve = () => path.join(project.cacheDir, 'serve');
+
+  it.each([
+    ['a Read of the token', () => read('Read', { file_path: path.join(serve(), 'token') })],
+    ['a Grep in the folder', () => read('Grep', { pattern: '.', path: serve() })],
+    ['a Glob in the folder', () => read('Glob', { pattern: '*', path: serve() })],
+    ['a cat of the token', () => bash(`cat ${path.join(serve(), 'token')}`)],
+    ['a copy of the folder', () => bash(`cp -r ${serve()} /tmp/x`)],
+    ['the token read into a variable', () => bash(`T=$(cat "${serve()}/token"); echo $T`)],
+  ])('denies the main session %s', (_name, event) => {
+    expect(decisionOf(project, event())).toBe('deny');
+  });
+
+  it.each([
+    ['Read of the cache folder\'s log', () => read('Read', { file_path: path.join(project.cacheDir, 'fail-opens.jsonl') })],
+    ['a folder named serve-notes beside it', () => bash(`ls ${serve()}-notes`)],
+    ['an ordinary read', () => bash('cat src/serve/token.ts')],
+  ])('leaves alone %s', (_name, event) => {
+    expect(decisionOf(project, event())).toBeUndefined();
+  });
+});
