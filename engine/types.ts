@@ -384,8 +384,8 @@ export interface RegexSource {
   allOf?: string[];
   /**
    * Set by the compiler on a path glob: its literal start and longest literal
-   * (evaluate/glob-literals.ts), so that a runner does not read them from the source at
-   * every event. Absent: read when first used.
+   * (compile/glob-literals.ts), so that a runner does not read them from the source at
+   * every event. Absent (a hand-built glob): the regex alone decides.
    */
   globLiterals?: [prefix: string, required: string];
 }

@@ -195,7 +195,7 @@ function plainBuiltins(text) {
 }
 
 /** The hot path must not carry the slow path's libraries (docs/performance.md). */
-const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3', '@opentelemetry', 'pg'];
+const HOOK_FORBIDDEN = ['yaml', 'ajv', 'commander', 'jsonata', 'mvdan-sh', 'picomatch', 'better-sqlite3', '@opentelemetry', 'pg', '@eslint-community/regexpp'];
 const HOOK_MAX_BYTES = 300 * 1024;
 
 function checkHookBundle(text, name = 'hook.cjs') {

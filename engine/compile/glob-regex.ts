@@ -7,7 +7,7 @@
  */
 import type picomatchType from 'picomatch';
 import type { RegexSource } from '../types';
-import { globLiterals } from '../evaluate/glob-literals';
+import { globLiterals } from './glob-literals';
 import { rememberedTable } from './remembered';
 
 /** Never matches an absolute path nor one that climbs out of the project. */

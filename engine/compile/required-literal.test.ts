@@ -85,6 +85,44 @@ describe('requiredLiterals reads the groups every match goes through', () => {
   });
 });
 
+describe('syntax read by the parser, on every Node', () => {
+  test.each<[string, string, string[]]>([
+    // modifier groups: one that changes case folding is not read (the prefilter compares exactly)
+    ['(?i:abc)def', '', ['def']],
+    ['(?-i:ABC)def', 'i', ['def']],
+    ['(?s:abc).x', '', ['abc', 'x']],
+    ['(?m:^abc$)', '', ['abc']],
+    // named groups, duplicate names, backreferences
+    ['(?<n>push)\\s+\\k<n>', '', ['push']],
+    ['(?:(?<y>ab)x|(?<y>ab)y)', '', ['ab']],
+    ['\\k<n>x', '', ['<n>x']], // no named group: `\k` is the letter k
+    // lookbehinds, positive and negative
+    ['(?<=git\\s)push', '', ['push', 'git']],
+    ['(?<!no)push', '', ['push']],
+    // the v flag: class sets and strings are classes, not literals
+    ['[\\p{L}--[a-z]]abc', 'v', ['abc']],
+    ['[\\q{xyz}]abc', 'v', ['abc']],
+    ['[[a-z]&&[aeiou]]+abc', 'v', ['abc']],
+    ['abc', 'iv', []],
+  ])('/%s/%s -> %p', (source, flags, expected) => {
+    expect(requiredLiterals(source, flags)).toEqual(expected);
+    // Each one is in a text the pattern matches (where this Node reads it).
+    const sample: Record<string, string> = { '(?<n>push)\\s+\\k<n>': 'push push', '(?<=git\\s)push': 'git push', '\\k<n>x': 'k<n>x' };
+    if (sample[source]) {
+      expect(new RegExp(source, flags).test(sample[source])).toBe(true);
+      for (const l of expected) expect(sample[source]).toContain(l);
+    }
+  });
+
+  test.each<[string, string, string[] | null]>([
+    ['(?:curl|wget)\\s', '', ['curl', 'wget']],
+    ['(?i:curl|wget)\\s', '', null],
+    ['(?<t>npm|pnpm)\\s+publish', 'v', ['npm', 'pnpm']],
+  ])('alternatives of /%s/%s -> %p', (source, flags, expected) => {
+    expect(requiredAlternatives(source, flags)).toEqual(expected);
+  });
+});
+
 describe('requiredLiteral never rules out a real match (property)', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const fc = require('fast-check') as typeof import('fast-check');

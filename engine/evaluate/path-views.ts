@@ -10,7 +10,6 @@
  */
 import type { CompiledPathFilter, RegexSource } from '../types';
 import { normalizePath } from './paths';
-import { globLiterals } from './glob-literals';
 import { toRegExp } from './regex';
 
 /** The readings of one touched path. */
@@ -304,18 +303,15 @@ const matchers = new WeakMap<RegexSource, Matchers>();
 function matchersOf(glob: RegexSource): Matchers {
   let pair = matchers.get(glob);
   if (pair === undefined) {
-    const [prefix, required] = glob.globLiterals ?? literalsOf(glob);
+    // A glob the compiler did not annotate (a hand-built one) is matched by its regex alone.
+    const [prefix, required] = glob.globLiterals ?? NO_LITERALS;
     pair = { prefix, required, requiredLower: required.toLowerCase(), exact: null, folded: null };
     matchers.set(glob, pair);
   }
   return pair;
 }
 
-/** What globLiterals reads from a glob the compiler did not annotate (one made at run time, or with no literal). */
-function literalsOf(glob: RegexSource): [string, string] {
-  const { prefix, required } = globLiterals({ source: glob.source.normalize('NFC'), flags: glob.flags });
-  return [prefix, required];
-}
+const NO_LITERALS: [string, string] = ['', ''];
 
 /** The glob with an NFC source, or its case-insensitive twin. */
 function variant(glob: RegexSource, ignoreCase: boolean): RegexSource {

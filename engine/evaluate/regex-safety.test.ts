@@ -1,5 +1,5 @@
 import * as vm from 'vm';
-import { relaxAtomGuards } from './regex-atom-guards';
+import { NATIVE_TEXT_LIMIT } from './regex';
 import { isSuperLinear, superLinearReason } from './regex-safety';
 
 describe('isSuperLinear', () => {
@@ -41,7 +41,7 @@ describe('isSuperLinear', () => {
     ['(?:a|b)*c', null],
     ['(?:(?:ab)?c)+', null],
     ['(?:command\\s+|\\\\)?rm\\s+', null],
-    // one character behind a bounded lookaround reads as that character (regex-atom-guards.ts)
+    // one character behind a bounded lookaround reads as that character (characterOf, language/regex-syntax.ts)
     ['\\bgit\\s+push\\b(?:(?!\\bgit[ \\t])[^;&|\\n])*\\s--force', null],
     ['(?:-(?:(?![(]rm )[^\\s;&|])*[ \\t]+)+x', null],
     // still flagged
@@ -118,18 +118,98 @@ describe('isSuperLinear', () => {
   });
 });
 
-describe('relaxAtomGuards', () => {
+describe('a guard group reads as its one character', () => {
+  // `X*;*x` is linear when X reads as a set without `;`, and not when X reads as any character.
+  test.each<[string, boolean]>([
+    ['(?:(?!git )[^;])', true],
+    ['(?:(?=[a-z]{1,3}\\d)\\w)', true],
+    ['(?:(?!\\b(?:curl|wget)\\b)[^;&|\\n])', true],
+    ['(?:(?<!\\\\)[^;])', true],
+    ['(?:(?!\\x3b)[^\\x3b])', true],
+    // left alone: an unbounded lookaround, more than one atom, a quantified atom
+    ['(?:(?!a+)b)', false],
+    ['(?:(?!a)bc)', false],
+    ['(?:(?!a)b*)', false],
+  ])('%s: %p', (guard, relaxed) => {
+    expect(superLinearReason(`${guard}*;*x`) === null).toBe(relaxed);
+  });
+});
+
+describe('syntax read by the parser, on every Node', () => {
+  test.each<[string, string, string | null]>([
+    // modifier groups (valid from Node 23): a quantifier inside one is still a quantifier
+    ['(?i:a+)+$', '', 'a quantifier applied to a group that contains a quantifier'],
+    ['(?-i:a|a)*$', 'i', 'a quantified group with alternation'],
+    ['(?i:a)+(?i:A)+$', '', 'two unbounded quantifiers in a row that can match the same text'],
+    ['a+(?i:A)+$', '', 'two unbounded quantifiers in a row that can match the same text'],
+    ['a+(?-i:A)+$', 'i', 'two unbounded quantifiers in a row that can match the same text'],
+    ['a+A+$', '', null],
+    ['(?s:.)*\\n*', '', 'two unbounded quantifiers in a row that can match the same text'],
+    ['.*\\n*', '', null],
+    // named groups, duplicate names (ES2025), backreferences by name and number
+    ['(?<q>[\'"])\\w+\\k<q>', '', 'a backreference'],
+    ['(?:(?<y>\\d{4})-x|(?<y>\\d{2})-y)', '', null],
+    ['(a)\\1', '', 'a backreference'],
+    ['a\\1', '', null], // no group 1: an octal escape
+    // lookbehinds
+    ['(?<=(a+)+)b', '', 'a quantifier applied to a group that contains a quantifier'],
+    ['(?<=^|\\s)rm\\s+-rf', '', null],
+    ['(?<!\\\\)"[^"]*"', '', null],
+    // the v flag: class sets, nested classes, strings
+    ['[\\p{L}--[a-z]]+[a-z]+$', 'v', null],
+    ['[\\p{L}&&[a-z]]+[a-z]+$', 'v', 'two unbounded quantifiers in a row that can match the same text'],
+    ['[[a-z]--[aeiou]]+[aeiou]+$', 'v', null],
+    ['[\\q{ab|a}]+$', 'v', 'a quantified group with alternation'],
+    ['[\\q{ab}]x', 'v', null],
+    ['\\p{RGI_Emoji}+$', 'v', 'a quantified group with alternation'],
+    // what the parser cannot read is never safe
+    ['(?i-i:a)', '', 'syntax this check cannot read'],
+    ['a{2,1}', '', 'syntax this check cannot read'],
+  ])('/%s/%s -> %p', (source, flags, reason) => {
+    expect(superLinearReason(source, flags)).toBe(reason);
+  });
+});
+
+describe('a run that cannot take the character before it is not a second run', () => {
+  test.each<[string, string | null]>([
+    ['^.*\\/[^/]*\\.ts$', null],
+    ['^.*\\/[^/]*x[^/]*$', 'two unbounded quantifiers in a row that can match the same text'],
+    ['\\S+-\\d+', null],
+    ['.*a[^a]*$', null],
+    ['.*a?[^a]*$', 'two unbounded quantifiers in a row that can match the same text'],
+    ['(?:.*x|.*y)[^xy]*$', null],
+    ['(?:.*x|.*y)[^x]*$', 'two unbounded quantifiers in a row that can match the same text'],
+  ])('%s -> %p', (source, reason) => {
+    expect(superLinearReason(source)).toBe(reason);
+  });
+
+  // Each pattern the check passes stays fast natively on text built to make it backtrack, as
+  // long as the runner matches without a watchdog (regex.ts, NATIVE_TEXT_LIMIT).
   test.each<[string, string]>([
-    ['(?:(?!git )[^;])*', '[^;]*'],
-    ['(?:(?=[a-z]{1,3}\\d)\\w)+', '\\w+'],
-    ['(?:(?!\\b(?:curl|wget)\\b)[^;&|\\n])*\\|', '[^;&|\\n]*\\|'],
-    // left alone: an unbounded lookaround, more than one atom, a quantified atom, a class holding `(?:(?!`
-    ['(?:(?!a+)b)', '(?:(?!a+)b)'],
-    ['(?:(?!a)bc)', '(?:(?!a)bc)'],
-    ['(?:(?!a)b*)', '(?:(?!a)b*)'],
-    ['[(?:(?!a)b)]', '[(?:(?!a)b)]'],
-    ['\\(?:(?!a)b)', '\\(?:(?!a)b)'],
-  ])('%s -> %s', (source, relaxed) => {
-    expect(relaxAtomGuards(source)).toBe(relaxed);
+    ['^.*\\/[^/]*\\.ts$', '/a'],
+    ['\\S+-\\d+!', '-1'],
+    ['^.*a[^a]*!$', 'ab'],
+  ])('%s stays fast on repeats of %j', (source, round) => {
+    const re = new RegExp(source);
+    const input = round.repeat(NATIVE_TEXT_LIMIT / round.length) + '\n';
+    expect(() => vm.runInNewContext('re.test(input)', { re, input }, { timeout: 2000 })).not.toThrow();
+  });
+});
+
+describe('the quadratic tolerance (globs and wildcards)', () => {
+  test.each<[string, string | null]>([
+    ['^.*x.*$', null],
+    ['^.*x.*y.*$', 'three unbounded quantifiers in a row that can match the same text'],
+    ['^(?:.*\\/)?[^/]*\\.test\\.[^/]*$', null],
+    ['^a[^/]*a[^/]*a[^/]*b$', 'three unbounded quantifiers in a row that can match the same text'],
+    ['(a+)+$', 'a quantifier applied to a group that contains a quantifier'],
+  ])('%s -> %p', (source, reason) => {
+    expect(superLinearReason(source, 's', 'quadratic')).toBe(reason);
+  });
+
+  test('a cubic pattern the tolerance flags is really slow natively (control)', () => {
+    const re = /^.*x.*y.*!$/s;
+    const input = 'x'.repeat(1500) + 'y'.repeat(1500);
+    expect(() => vm.runInNewContext('re.test(input)', { re, input }, { timeout: 300 })).toThrow(/timed out/);
   });
 });

@@ -1,35 +1,57 @@
 /**
  * Which regular expressions can backtrack for a very long time: a static check over the
- * pattern's source. It flags nested quantifiers (`(a+)+`), quantified groups with
- * alternation (`(a|a)*`), backreferences, and two unbounded quantifiers in a row that can
- * match the same characters (`\s*\s*`, `.*x.*`). Flagged patterns run under the
- * watchdog (regex.ts). It may flag safe patterns (they then pay for the watchdog too); it
- * aims never to pass a pattern that is more than quadratic.
+ * pattern's tree (language/regex-syntax.ts). It flags nested quantifiers (`(a+)+`),
+ * quantified groups with alternation (`(a|a)*`), backreferences, patterns it cannot read,
+ * and unbounded quantifiers in a row that can match the same characters (`\s*\s*`,
+ * `.*x.*`). Flagged policy expressions run under the watchdog (regex.ts); flagged globs
+ * and wildcards are matched by a linear-time program (compile/linear-program.ts). It may
+ * flag safe patterns (they then pay for the guard too); it aims never to pass a pattern
+ * that is more than quadratic.
+ *
+ * How many runs in a row may overlap is the caller's tolerance: one for policy expressions
+ * (`.*a.*b` is flagged), two for the compiler's globs and wildcards, whose quadratic forms
+ * (`**\/x/**`) are the common ones and stay under ~30 ms on the longest path the runner
+ * matches without its event watchdog. A run that cannot take a character every match has
+ * just before it (`[^/]*` after `/`) starts where that character last occurs, so it does not
+ * add to the count (`**\/*.ts`: one run, not two).
  */
-
-import { relaxAtomGuards } from './regex-atom-guards';
+import { characterOf, innerMode, matchesStrings, modeFlags, modeOf, parseRegex, type AST, type CharacterNode, type GroupNode, type RegexMode } from '../language/regex-syntax';
 
 /** A set of characters, as membership over sample characters, or 'any' when not worked out. */
 type CharSet = boolean[] | 'any';
 
-interface Frame {
+/**
+ * What a sequence has read so far: its last unbounded run's set (null: none), whether a
+ * mandatory atom the run cannot take followed it (`barrier`: where the run ends is fixed),
+ * how many ambiguous runs led to it (`degree`), and the sets of the mandatory atoms read
+ * since it (`pins`).
+ */
+interface Chain {
+  last: CharSet | null;
+  barrier: boolean;
+  degree: number;
+  pins: CharSet[];
+}
+
+interface Frame extends Chain {
   lookaround: boolean;
   hasRepeat: boolean;
   hasAlternation: boolean;
   hasUnbounded: boolean;
-  /** The set of the last unbounded quantifier in sequence, and whether a disjoint mandatory atom followed it. */
-  last: CharSet | null;
-  barrier: boolean;
-  entry: { last: CharSet | null; barrier: boolean };
-  /** The merged `last` of the alternatives finished so far (null: none yet), for `|`. */
-  alts: { last: CharSet | null; barrier: boolean } | null;
-  /** Where the group's body starts and ends in the source (exclusive end), for the loop check. */
-  body: [number, number];
+  entry: Chain;
+  /** The merged chain of the alternatives finished so far (null: none yet), for `|`. */
+  alts: Chain | null;
   /** The atom just read, waiting to see whether a quantifier follows. */
-  pending: { set: CharSet; group: Frame | null } | null;
+  pending: { set: CharSet; group: { frame: Frame; node: GroupNode; mode: RegexMode } | null; strings: boolean } | null;
 }
 
+/** How many unbounded runs in a row a caller lets match the same text: 'linear' one, 'quadratic' two. */
+export type Tolerance = 'linear' | 'quadratic';
+
 const SAMPLES: string[] = [...Array.from({ length: 128 }, (_v, i) => String.fromCharCode(i)), '\u00e9', '\u00c9', '\u00a0', '\u2028', '\u4e2d', '\u{1F600}', '\u017f', '\u212a'];
+const NONE: CharSet = SAMPLES.map(() => false);
+const MAX_PINS = 8;
+const COUNT = ['no', 'one', 'two', 'three', 'four'];
 const cache = new Map<string, string | null>();
 
 /**
@@ -37,19 +59,21 @@ const cache = new Map<string, string | null>();
  * @example isSuperLinear('(a+)+$') // true
  * @example isSuperLinear('\\brm\\s+-rf\\b') // false
  */
-export function isSuperLinear(source: string, flags = ''): boolean {
-  return superLinearReason(source, flags) !== null;
+export function isSuperLinear(source: string, flags = '', tolerance: Tolerance = 'linear'): boolean {
+  return superLinearReason(source, flags, tolerance) !== null;
 }
 
 /**
  * Why the pattern may backtrack catastrophically, for lint messages; null when it cannot.
  * @example superLinearReason('(a|ab)*c') // 'a quantified group with alternation'
+ * @example superLinearReason('(?i:a+)+$') // 'a quantifier applied to a group that contains a quantifier'
+ * @example superLinearReason('^.*?\\/x\\/.*?\\/y\\/.*$', '', 'quadratic') // 'three unbounded quantifiers in a row that can match the same text'
  */
-export function superLinearReason(source: string, flags = ''): string | null {
-  const key = `${flags}/${source}`;
+export function superLinearReason(source: string, flags = '', tolerance: Tolerance = 'linear'): string | null {
+  const key = `${tolerance === 'linear' ? '' : '~'}${flags}/${source}`;
   if (!cache.has(key)) {
     if (cache.size > 1000) cache.clear();
-    cache.set(key, classify(source, flags));
+    cache.set(key, classify(source, flags, tolerance === 'linear' ? 1 : 2));
   }
   return cache.get(key) ?? null;
 }
@@ -71,124 +95,139 @@ export function rememberSafetyVerdicts(verdicts: ReadonlyArray<readonly [string,
   for (const [key, reason] of verdicts) if (cache.size <= 1000) cache.set(key, reason);
 }
 
-function classify(source: string, flags: string): string | null {
-  // One character behind a bounded lookaround is read as that character (regex-atom-guards.ts).
-  const src = relaxAtomGuards(source);
-  const frame = (parent: Frame | null, lookaround: boolean): Frame => {
-    const entry = { last: parent?.last ?? null, barrier: parent?.barrier ?? false };
-    return { lookaround, hasRepeat: false, hasAlternation: false, hasUnbounded: false, ...entry, entry, alts: null, body: [0, 0], pending: null };
-  };
-  const stack: Frame[] = [frame(null, false)];
-  const top = () => stack[stack.length - 1];
-  const fold = flags.includes('i') ? 'i' : '';
-  let reason: string | null = null;
+function classify(source: string, flags: string, maxDegree: number): string | null {
+  const tree = parseRegex(source, flags);
+  if (tree === null) return 'syntax this check cannot read';
+  const check = new Classifier(maxDegree);
+  check.sequence(tree.alternatives, check.frame(null, false), modeOf(flags));
+  return check.reason;
+}
 
-  /** The pending atom, now known to be matched exactly once. */
-  const commit = (f: Frame) => {
-    const atom = f.pending;
-    f.pending = null;
-    if (atom && f.last !== null && !overlaps(f.last, atom.set)) f.barrier = true;
-  };
-  const quantify = (f: Frame, min: number, max: number) => {
+class Classifier {
+  reason: string | null = null;
+
+  constructor(private readonly maxDegree: number) {}
+
+  frame(parent: Frame | null, lookaround: boolean): Frame {
+    const entry: Chain = parent ? { last: parent.last, barrier: parent.barrier, degree: parent.degree, pins: [...parent.pins] } : { last: null, barrier: false, degree: 1, pins: [] };
+    return { lookaround, hasRepeat: false, hasAlternation: false, hasUnbounded: false, ...entry, pins: [...entry.pins], entry, alts: null, pending: null };
+  }
+
+  sequence(alternatives: readonly AST.Alternative[], f: Frame, mode: RegexMode): void {
+    for (let i = 0; i < alternatives.length && this.reason === null; i++) {
+      if (i > 0) this.alternative(f);
+      for (const element of alternatives[i].elements) {
+        this.element(element, f, mode);
+        if (this.reason !== null) return;
+      }
+    }
+  }
+
+  private element(node: AST.Element | AST.QuantifiableElement, f: Frame, mode: RegexMode): void {
+    const character = characterOf(node);
+    if (character !== null) return this.atom(f, character, mode);
+    switch (node.type) {
+      case 'Group':
+      case 'CapturingGroup':
+        return this.group(node, f, innerMode(node, mode), false);
+      case 'Assertion':
+        if (node.kind === 'lookahead' || node.kind === 'lookbehind') return this.group(node, f, mode, true);
+        return commit(f);
+      case 'Backreference':
+        this.reason = 'a backreference';
+        return;
+      case 'Quantifier':
+        this.element(node.element, f, mode);
+        if (this.reason === null) this.quantify(f, node.min, node.max);
+        return;
+    }
+  }
+
+  private atom(f: Frame, node: CharacterNode, mode: RegexMode): void {
+    commit(f);
+    const strings = matchesStrings(node);
+    f.pending = { set: strings ? 'any' : charSet(node.raw, mode), group: null, strings };
+  }
+
+  private group(node: GroupNode, f: Frame, mode: RegexMode, lookaround: boolean): void {
+    commit(f);
+    const inner = this.frame(f, lookaround);
+    this.sequence(node.alternatives, inner, mode);
+    if (this.reason !== null) return;
+    commit(inner);
+    if (lookaround) return;
+    f.hasRepeat ||= inner.hasRepeat;
+    f.hasAlternation ||= inner.hasAlternation;
+    if (inner.hasUnbounded) {
+      Object.assign(f, mergeAlternative(inner));
+      f.hasUnbounded = true;
+    }
+    // A group without unbounded parts that always starts with a character of a known set
+    // (`(?:cat|less)`) ends an unbounded run before it, as a single atom would.
+    const set = inner.hasUnbounded ? 'any' : groupFirstSet(node, mode);
+    f.pending = { set, group: { frame: inner, node, mode }, strings: false };
+  }
+
+  private alternative(f: Frame): void {
+    commit(f);
+    f.alts = mergeAlternative(f);
+    f.hasAlternation = true;
+    Object.assign(f, { ...f.entry, pins: [...f.entry.pins] });
+  }
+
+  private quantify(f: Frame, min: number, max: number): void {
     const atom = f.pending;
     f.pending = null;
     if (!atom) return;
-    if (atom.group && max > 1 && !atom.group.lookaround && (atom.group.hasRepeat || atom.group.hasAlternation)) {
-      const loop = loopContinuation(src.slice(...atom.group.body), flags, fold);
+    const group = atom.group;
+    if (group && max > 1 && !group.frame.lookaround && (group.frame.hasRepeat || group.frame.hasAlternation)) {
+      const loop = loopContinuation(group.node, group.mode);
       if (loop !== null) {
         // An unambiguous loop: it acts like one unbounded atom that can go on with `cont`.
         const { cont, first } = loop;
-        const entry = atom.group.entry;
+        const entry = group.frame.entry;
+        const open = entry.last !== null && !entry.barrier;
         // Right after an open run that can take its first characters, where one ends and the
         // other starts is ambiguous, as for two unbounded atoms (`a*(?:ab?)*x`).
-        if (entry.last !== null && !entry.barrier && overlaps(entry.last, first)) reason ??= 'two unbounded quantifiers in a row that can match the same text';
-        f.last = min === 0 && entry.last !== null && !entry.barrier ? union(entry.last, cont) : cont;
-        f.barrier = false;
+        const degree = open && overlaps(entry.last as CharSet, first) ? this.grow(entry.degree) : entry.degree;
+        Object.assign(f, { last: min === 0 && open ? union(entry.last as CharSet, cont) : cont, barrier: false, degree, pins: [] });
         f.hasRepeat = true;
         f.hasUnbounded = true;
         return;
       }
-      reason ??= atom.group.hasRepeat ? 'a quantifier applied to a group that contains a quantifier' : 'a quantified group with alternation';
+      this.reason ??= group.frame.hasRepeat ? 'a quantifier applied to a group that contains a quantifier' : 'a quantified group with alternation';
     }
+    if (atom.strings && max > 1) this.reason ??= 'a quantified group with alternation';
     if (min !== max) f.hasRepeat = true;
     if (max > 32) {
-      if (f.last !== null && !f.barrier && overlaps(f.last, atom.set)) reason ??= 'two unbounded quantifiers in a row that can match the same text';
-      f.last = atom.set;
-      f.barrier = false;
+      let degree = f.degree;
+      if (f.last !== null && !f.barrier && overlaps(f.last, atom.set) && !f.pins.some((pin) => !overlaps(pin, atom.set))) degree = this.grow(f.degree);
+      Object.assign(f, { last: atom.set, barrier: false, degree, pins: [] });
       f.hasUnbounded = true;
-    } else if (min > 0 && f.last !== null && !overlaps(f.last, atom.set)) {
-      f.barrier = true;
-    }
-  };
-  const atom = (text: string) => {
-    commit(top());
-    top().pending = { set: charSet(text, flags, fold), group: null };
-  };
-
-  for (let i = 0; i < src.length && reason === null; i++) {
-    const c = src[i];
-    if (c === '\\') {
-      const next = src[i + 1] ?? '';
-      if (/[1-9]/.test(next) || (next === 'k' && src[i + 2] === '<')) return 'a backreference';
-      if (next === 'b' || next === 'B') {
-        commit(top());
-        i++;
-        continue;
-      }
-      const len = escapeLength(src, i);
-      atom(src.slice(i, i + len));
-      i += len - 1;
-    } else if (c === '[') {
-      const end = classEnd(src, i);
-      atom(src.slice(i, end + 1));
-      i = end;
-    } else if (c === '(') {
-      commit(top());
-      const look = /^\(\?<?[=!]/.test(src.slice(i, i + 4));
-      const inner = frame(top(), look);
-      stack.push(inner);
-      if (src[i + 1] === '?') i += src[i + 2] === '<' && src[i + 3] !== '=' && src[i + 3] !== '!' ? src.indexOf('>', i) - i : src[i + 2] === '<' ? 3 : 2;
-      inner.body = [i + 1, i + 1];
-    } else if (c === ')' && stack.length > 1) {
-      const inner = stack.pop() as Frame;
-      inner.body[1] = i;
-      commit(inner);
-      const outer = top();
-      commit(outer);
-      if (inner.lookaround) continue;
-      outer.hasRepeat ||= inner.hasRepeat;
-      outer.hasAlternation ||= inner.hasAlternation;
-      if (inner.hasUnbounded) {
-        const merged = mergeAlternative(inner);
-        outer.last = merged.last;
-        outer.barrier = merged.barrier;
-        outer.hasUnbounded = true;
-      }
-      // A group without unbounded parts that always starts with a character of a known set
-      // (`(?:cat|less)`) ends an unbounded run before it, as a single atom would.
-      outer.pending = { set: inner.hasUnbounded ? 'any' : groupFirstSet(src.slice(...inner.body), flags, fold), group: inner };
-    } else if (c === '|') {
-      const f = top();
-      commit(f);
-      f.alts = mergeAlternative(f);
-      f.hasAlternation = true;
-      f.last = f.entry.last;
-      f.barrier = f.entry.barrier;
-    } else if (c === '*' || c === '+' || c === '?') {
-      quantify(top(), c === '+' ? 1 : 0, c === '?' ? 1 : Infinity);
-      if (src[i + 1] === '?') i++;
-    } else if (c === '{' && /^\{\d+(,\d*)?\}/.test(src.slice(i))) {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i)) as RegExpExecArray;
-      quantify(top(), Number(m[1]), m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]));
-      i += m[0].length - 1;
-      if (src[i + 1] === '?') i++;
-    } else if (c === '^' || c === '$') {
-      commit(top());
-    } else {
-      atom(c);
+    } else if (min > 0) {
+      read(f, atom.set);
     }
   }
-  return reason;
+
+  /** The degree after one more ambiguous run; past the caller's tolerance, the reason. */
+  private grow(degree: number): number {
+    if (degree + 1 > this.maxDegree) this.reason ??= `${COUNT[degree + 1] ?? degree + 1} unbounded quantifiers in a row that can match the same text`;
+    return degree + 1;
+  }
+}
+
+/** The pending atom, now known to be matched exactly once. */
+function commit(f: Frame): void {
+  const atom = f.pending;
+  f.pending = null;
+  if (atom) read(f, atom.set);
+}
+
+/** A mandatory atom read after the open run: a barrier when the run cannot take it, else a pin. */
+function read(f: Frame, set: CharSet): void {
+  if (f.last === null) return;
+  if (!overlaps(f.last, set)) f.barrier = true;
+  else if (set !== 'any' && f.pins.length < MAX_PINS) f.pins.push(set);
 }
 
 /** A node of a loop body: one character-set atom, or a group of alternatives, each with its count range. */
@@ -202,11 +241,11 @@ interface Facts {
 }
 
 /**
- * When `body` repeated (`(body)*`, `(body)+`, `(body){n,}`) can match any string in at most one
+ * When `group` repeated (`(body)*`, `(body)+`, `(body){n,}`) can match any string in at most one
  * way, the characters the loop could still take where it may stop (`cont`) and those it can
  * start with (`first`); otherwise null.
  *
- * The body is parsed into atoms that each match one character from a set (literals, `\s`,
+ * The body is read into atoms that each match one character from a set (literals, `\s`,
  * `[...]`, `.`) with a count, inside plain or optional groups and alternations; anything else
  * (anchors, `\b`, lookarounds, backreferences, repeated inner groups) gives null. Its position
  * automaton (Glushkov) must be deterministic: from every atom, the atoms that can take the next
@@ -214,89 +253,41 @@ interface Facts {
  * match disjoint sets. Optional groups and alternatives must not match empty, and neither may the
  * body, so there is only one way to reach each atom. Then a backtracking matcher follows one
  * path through the loop and can only choose where it stops, like `\w*`.
- * @example loopContinuation('-\\S+\\s+', '', '')?.cont // the characters `-` and \s
- * @example loopContinuation('\\w+-?', '', '') // null: `\w+` can run on or start the next round
+ * @example loopContinuation(groupOf('(?:-\\S+\\s+)'), mode)?.cont // the characters `-` and \s
+ * @example loopContinuation(groupOf('(?:\\w+-?)'), mode) // null: `\w+` can run on or start the next round
  */
-function loopContinuation(body: string, flags: string, fold: string): { cont: CharSet; first: CharSet } | null {
+function loopContinuation(group: GroupNode, mode: RegexMode): { cont: CharSet; first: CharSet } | null {
   const sets: CharSet[] = [];
   const counts: [number, number][] = [];
-  let i = 0;
-  const fail = (): never => {
-    throw new Error('unsupported');
-  };
-  const quantifier = (): [number, number] => {
-    const c = body[i];
-    let q: [number, number] = [1, 1];
-    if (c === '*' || c === '+' || c === '?') {
-      q = [c === '+' ? 1 : 0, c === '?' ? 1 : Infinity];
-      i++;
-    } else if (c === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(body.slice(i));
-      if (!m) fail();
-      const [, lo, comma, hi] = m as RegExpExecArray;
-      q = [Number(lo), comma === undefined ? Number(lo) : hi === '' ? Infinity : Number(hi)];
-      i += (m as RegExpExecArray)[0].length;
-    }
-    if (q[1] === 0 || q[0] > q[1]) fail();
-    if (body[i] === '?' && (q[0] !== 1 || q[1] !== 1)) i++;
-    return q;
-  };
-  const addAtom = (text: string): Node => {
-    // Only plain ASCII atoms: sample-based disjointness is exact for them.
-    if (/[^\x20-\x7e]|\\[upPxc0-9kbB]/.test(text)) fail();
-    sets.push(charSet(text, flags, fold));
-    const [min, max] = quantifier();
-    counts.push([min, max]);
-    return { kind: 'atom', pos: sets.length - 1, min, max };
-  };
-  const alternatives = (): Node[][] => {
-    const alts: Node[][] = [[]];
-    const push = (node: Node) => alts[alts.length - 1].push(node);
-    while (i < body.length && body[i] !== ')') {
-      const c = body[i];
-      if (c === '|') {
-        alts.push([]);
-        i++;
-      } else if (c === '(') {
-        if (body[i + 1] === '?') {
-          const named = /^\(\?<[A-Za-z_$][\w$]*>/.exec(body.slice(i));
-          if (named) i += named[0].length;
-          else if (body[i + 2] === ':') i += 3;
-          else fail();
-        } else i++;
-        const inner = alternatives();
-        if (body[i] !== ')') fail();
-        i++;
-        const [min, max] = quantifier();
-        if (max > 1) fail();
-        push({ kind: 'group', alts: inner, min, max });
-      } else if (c === '\\') {
-        const len = escapeLength(body, i);
-        const text = body.slice(i, i + len);
-        i += len;
-        push(addAtom(text));
-      } else if (c === '[') {
-        const end = classEnd(body, i);
-        const text = body.slice(i, end + 1);
-        i = end + 1;
-        push(addAtom(text));
-      } else if ('^$*+?{}]'.includes(c)) {
-        fail();
-      } else {
-        i++;
-        push(addAtom(c));
+  const alternatives = (alts: readonly AST.Alternative[], inMode: RegexMode): Node[][] | null => {
+    const out: Node[][] = [];
+    for (const alt of alts) {
+      const nodes: Node[] = [];
+      for (const element of alt.elements) {
+        const [min, max] = element.type === 'Quantifier' ? [element.min, element.max] : [1, 1];
+        const target = element.type === 'Quantifier' ? element.element : element;
+        if (max === 0 || min > max) return null;
+        const atom = characterOf(target);
+        if (atom !== null) {
+          // Only plain ASCII atoms: sample-based disjointness is exact for them.
+          if (/[^\x20-\x7e]|\\[upPxc0-9kbBq]/.test(atom.raw) || matchesStrings(atom)) return null;
+          sets.push(charSet(atom.raw, inMode));
+          counts.push([min, max]);
+          nodes.push({ kind: 'atom', pos: sets.length - 1, min, max });
+        } else if ((target.type === 'Group' || target.type === 'CapturingGroup') && max <= 1) {
+          const inner = alternatives(target.alternatives, innerMode(target, inMode));
+          if (inner === null) return null;
+          nodes.push({ kind: 'group', alts: inner, min, max });
+        } else {
+          return null;
+        }
       }
+      out.push(nodes);
     }
-    return alts;
+    return out;
   };
-
-  let root: Node[][];
-  try {
-    root = alternatives();
-    if (i !== body.length) fail();
-  } catch {
-    return null;
-  }
+  const root = alternatives(group.alternatives, mode);
+  if (root === null) return null;
 
   const follow: number[][] = sets.map(() => []);
   let ok = true;
@@ -338,43 +329,26 @@ function loopContinuation(body: string, flags: string, fold: string): { cont: Ch
     return [...(grows ? [sets[p]] : []), ...follow[p].map((q) => sets[q])];
   };
   for (let p = 0; p < sets.length; p++) if (!disjoint(options(p))) return null;
-  const none: CharSet = SAMPLES.map(() => false);
   return {
-    cont: top.last.map((p) => options(p)).flat().reduce<CharSet>((a, b) => union(a, b), none),
-    first: top.first.map((p) => sets[p]).reduce<CharSet>((a, b) => union(a, b), none),
+    cont: top.last.map((p) => options(p)).flat().reduce<CharSet>((a, b) => union(a, b), NONE),
+    first: top.first.map((p) => sets[p]).reduce<CharSet>((a, b) => union(a, b), NONE),
   };
 }
 
 /**
- * The characters a group's body can start with, when every alternative starts with a
- * mandatory single-character atom; otherwise 'any'.
- * @example groupFirstSet('cat|less', '', '') // the characters c and l
+ * The characters a group can start with, when every alternative starts with a mandatory
+ * single-character atom; otherwise 'any'.
+ * @example groupFirstSet(groupOf('(?:cat|less)'), mode) // the characters c and l
  */
-function groupFirstSet(body: string, flags: string, fold: string): CharSet {
-  let set: CharSet = SAMPLES.map(() => false);
-  for (let start = 0; start <= body.length;) {
-    let end = start;
-    let len: number;
-    const c = body[start];
-    if (c === undefined || c === '|' || c === '(' || c === ')' || c === '^' || c === '$') return 'any';
-    if (c === '\\') {
-      if (/[1-9bBk]/.test(body[start + 1] ?? '')) return 'any';
-      len = escapeLength(body, start);
-    } else len = c === '[' ? classEnd(body, start) - start + 1 : 1;
-    if (/^(?:[?*]|\{0[,}])/.test(body.slice(start + len))) return 'any';
-    set = union(set, charSet(body.slice(start, start + len), flags, fold));
-    // On to the next top-level alternative, if any.
-    let depth = 0;
-    for (end = start; end < body.length; end++) {
-      const d = body[end];
-      if (d === '\\') end++;
-      else if (d === '[') end = classEnd(body, end);
-      else if (d === '(') depth++;
-      else if (d === ')') depth--;
-      else if (d === '|' && depth === 0) break;
-    }
-    if (end >= body.length) return set;
-    start = end + 1;
+function groupFirstSet(group: GroupNode, mode: RegexMode): CharSet {
+  let set: CharSet = NONE;
+  for (const alt of group.alternatives) {
+    const first = alt.elements[0];
+    if (first === undefined) return 'any';
+    if (first.type === 'Quantifier' && first.min === 0) return 'any';
+    const atom = characterOf(first.type === 'Quantifier' ? first.element : first);
+    if (atom === null || matchesStrings(atom)) return 'any';
+    set = union(set, charSet(atom.raw, mode));
   }
   return set;
 }
@@ -385,46 +359,39 @@ function union(a: CharSet, b: CharSet): CharSet {
 }
 
 /**
- * The frame's `last`/`barrier` merged with those of its earlier alternatives: the text after
- * the group may follow any of them, so a run is still open if it is open in one of them.
+ * The frame's chain merged with those of its earlier alternatives: the text after the group
+ * may follow any of them, so a run is still open if it is open in one of them, a later run
+ * is pinned only if it is pinned after each, and the degree is the highest.
  */
-function mergeAlternative(f: Frame): { last: CharSet | null; barrier: boolean } {
+function mergeAlternative(f: Frame): Chain {
   const a = f.alts;
-  const b = { last: f.last, barrier: f.barrier };
+  const b: Chain = { last: f.last, barrier: f.barrier, degree: f.degree, pins: f.pins };
   if (a === null) return b;
-  if (a.last === null || (a.barrier && !b.barrier && b.last !== null)) return b;
-  if (b.last === null || (b.barrier && !a.barrier)) return a;
-  return { last: union(a.last, b.last), barrier: a.barrier && b.barrier };
+  const degree = Math.max(a.degree, b.degree);
+  if (a.last === null || (a.barrier && !b.barrier && b.last !== null)) return { ...b, degree };
+  if (b.last === null || (b.barrier && !a.barrier)) return { ...a, degree };
+  const pins = a.pins.flatMap((x) => b.pins.map((y) => union(x, y))).filter((p) => p !== 'any').slice(0, MAX_PINS);
+  return { last: union(a.last, b.last), barrier: a.barrier && b.barrier, degree, pins };
 }
 
-/** The length of the escape sequence at `i` (`\d`, `\x41`, `\u{1F600}`, `\p{L}`, `\cA`). */
-function escapeLength(src: string, i: number): number {
-  const next = src[i + 1];
-  if ((next === 'u' || next === 'p' || next === 'P') && src[i + 2] === '{') return src.indexOf('}', i) - i + 1 || 2;
-  if (next === 'u') return 6;
-  if (next === 'x') return 4;
-  if (next === 'c') return 3;
-  return 2;
-}
-
-/** The index of the `]` closing the class opened at `start`. */
-function classEnd(src: string, start: number): number {
-  for (let i = start + 1; i < src.length; i++) {
-    if (src[i] === '\\') i++;
-    else if (src[i] === ']') return i;
-  }
-  return src.length - 1;
-}
+const sets = new Map<string, CharSet>();
 
 /** The characters among the samples that one atom matches; 'any' when it cannot be compiled alone. */
-function charSet(atom: string, flags: string, fold: string): CharSet {
-  let re: RegExp;
-  try {
-    re = new RegExp(`^(?:${atom})$`, `${fold}${flags.includes('s') ? 's' : ''}${flags.includes('u') || flags.includes('v') ? 'u' : ''}`);
-  } catch {
-    return 'any';
+function charSet(raw: string, mode: RegexMode): CharSet {
+  const flags = modeFlags({ ...mode, multiline: false });
+  const key = `${flags}/${raw}`;
+  let set = sets.get(key);
+  if (set === undefined) {
+    try {
+      const re = new RegExp(`^(?:${raw})$`, flags);
+      set = SAMPLES.map((s) => re.test(s));
+    } catch {
+      set = 'any';
+    }
+    if (sets.size >= 2000) sets.clear();
+    sets.set(key, set);
   }
-  return SAMPLES.map((s) => re.test(s));
+  return set;
 }
 
 function overlaps(a: CharSet, b: CharSet): boolean {

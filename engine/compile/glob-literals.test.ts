@@ -1,7 +1,7 @@
 import { globRegex } from '../../test/support/compiled';
-import { globRegex as compiledGlob } from '../compile/glob-regex';
+import { globRegex as compiledGlob } from './glob-regex';
 import { globLiterals } from './glob-literals';
-import { matchesAny } from './path-views';
+import { matchesAny } from '../evaluate/path-views';
 
 const globPrefix = (g: ReturnType<typeof globRegex>) => globLiterals(g).prefix;
 const globRequired = (g: ReturnType<typeof globRegex>) => globLiterals(g).required;
@@ -43,7 +43,7 @@ describe('globPrefix', () => {
 
   test('is never wrong: matchesAny with the prefix check answers as the regex alone, exact and case-folded', () => {
     for (const glob of GLOBS) {
-      const source = globRegex(glob);
+      const source = compiledGlob(glob)!;
       const exact = new RegExp(source.source.normalize('NFC'), source.flags);
       const folded = new RegExp(source.source.normalize('NFC'), `${source.flags}i`);
       for (const path of PATHS) {
