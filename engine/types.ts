@@ -204,6 +204,8 @@ export interface LoadedFile {
    * parse them again. Only expressions that parse are listed.
    */
   expressions?: Readonly<Record<string, FastExpression | null>>;
+  /** With `expressions`: the regex literals of those that hold any, as compile/expression-regexes.ts marks them. */
+  expressionRegexes?: Readonly<Record<string, RegexSource[]>>;
   /**
    * True when the file's text is known to validate without a diagnostic (a shipped pack,
    * validated at build time by the same build: load/parse-snapshot.ts); it is then not
@@ -372,10 +374,14 @@ export interface RegexSource {
   source: string;
   flags: string;
   /**
-   * Set by the compiler on policy-written expressions: true when the pattern may backtrack
-   * catastrophically, so it only runs under a watchdog. Absent = classify when first used.
+   * Set by the compiler: true when the pattern may backtrack catastrophically. A policy
+   * expression then runs only under a watchdog (absent: classified when first used); a
+   * compiler-built pattern (a glob, a `*` wildcard) runs its `linear` program, or the
+   * watchdog when it has none (absent: at most quadratic, matched natively).
    */
   guard?: boolean;
+  /** Set by the compiler on a guarded glob or wildcard: the program that matches it in linear time (compile/linear-program.ts). */
+  linear?: LinearProgram;
   /** Set by the compiler: text every match contains (lower-cased under `i`); a text without it cannot match. */
   literal?: string;
   /** Set by the compiler instead of `literal` when stronger: every match contains one of these. */
@@ -388,6 +394,22 @@ export interface RegexSource {
    * every event. Absent (a hand-built glob): the regex alone decides.
    */
   globLiterals?: [prefix: string, required: string];
+}
+
+/**
+ * A pattern as a position automaton the runner follows in linear time
+ * (evaluate/linear-match.ts). Instructions are three numbers each: CHAR atom next, SPLIT
+ * one other, CHECK check next, MATCH (compile/linear-program.ts).
+ */
+export interface LinearProgram {
+  start: number;
+  code: number[];
+  /** One-character tests, `^(?:...)$` with their flags; a third element 1: a modifier decides its case folding. */
+  atoms: Array<[source: string, flags: string] | [source: string, flags: string, caseFixed: 1]>;
+  /** Zero-width checks (`^`, `\b`, a lookaround), sticky, tested at a position. */
+  checks: Array<[source: string, flags: string] | [source: string, flags: string, caseFixed: 1]>;
+  /** Steps by code point (the `u` or `v` flag), else by UTF-16 unit. */
+  unicode?: true;
 }
 
 export type LetKind = 'newest' | 'file' | 'expr' | MemoryLetKind;
@@ -514,6 +536,8 @@ export interface CompiledRule {
   final?: true;
   /** `when` names a let (`$name`): lets are computed before `when`, and bound in it. */
   letsFirst?: true;
+  /** The regex literals of `when` and the `expr` lets, with `guard` (absent: none, or a shipped pack's, classified when first used). */
+  regexes?: RegexSource[];
 }
 
 /** The guard's own files and folders as plain paths: project-relative, or absolute outside the project (self-protection.ts, ownPaths). */

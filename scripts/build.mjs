@@ -64,6 +64,7 @@ const MEMORY_CHUNK = ['engine/evaluate/memory-lets.ts', 'engine/host/memory/memo
 const LAZY_CHUNKS = [
   { request: './shell/writes', importer: 'scope.ts', chunk: 'shell.cjs', entry: 'engine/evaluate/shell/writes.ts' },
   { request: './regex-safety', importer: 'regex.ts', chunk: 'regex-safety.cjs', entry: 'engine/evaluate/regex-safety.ts' },
+  { request: './linear-match', importer: 'regex.ts', chunk: 'linear-match.cjs', entry: 'engine/evaluate/linear-match.ts' },
   // A rule's memory lets and the store's reader they ask: one chunk, since an event that
   // loads either loads both (each module loaded costs a read, a code cache and a wrapper).
   { request: './memory-index', importer: 'lazy-facts.ts', chunk: 'memory.cjs', entry: MEMORY_CHUNK },

@@ -8,6 +8,7 @@
 import type picomatchType from 'picomatch';
 import type { RegexSource } from '../types';
 import { globLiterals } from './glob-literals';
+import { safeMatching } from './linear-program';
 import { rememberedTable } from './remembered';
 
 /** Never matches an absolute path nor one that climbs out of the project. */
@@ -61,10 +62,14 @@ function makeGlobRegex(glob: string): RegexSource | null {
   // Kept even when both are empty: a runner would otherwise read them out of the source
   // again at every event that checks a path (~0.1-0.2 ms for the self-protection rule's
   // globs without a literal, `policies.yaml` and the folders above the guarded files).
-  const { prefix, required } = globLiterals({ source: source.normalize('NFC'), flags });
-  return { source, flags, globLiterals: [prefix, required] };
+  const normalized = source.normalize('NFC');
+  const { prefix, required } = globLiterals({ source: normalized, flags });
+  // A glob that may backtrack for long (`**\/a*a*a*b/**` on a path of `a`s) is matched by
+  // a linear-time program: the form the runner matches, NFC as path-views.ts reads it.
+  return { source, flags, globLiterals: [prefix, required], ...safeMatching(normalized, flags) };
 }
 
 function copyOf(regex: RegexSource): RegexSource {
+  // The linear program is shared: nothing changes it once made.
   return regex.globLiterals ? { ...regex, globLiterals: [...regex.globLiterals] } : { ...regex };
 }

@@ -10,6 +10,7 @@ import type { AgentDirectory } from './agents';
 import type { CompileContext } from './context';
 import { asList, at, report } from './context';
 import { compileExpression } from './expression';
+import { guardedRegexes } from './expression-regexes';
 import { compileLets, compileRequires } from './lets';
 import { compileMatch } from './match';
 import { compilePaths } from './paths';
@@ -65,6 +66,10 @@ export function compileRule(ctx: CompileContext, raw: Record<string, unknown>, i
   if (raw.final === true) rule.final = true;
   if (when !== null && whenNamesLet(when, rule.lets)) rule.letsFirst = true;
   if (whenFast) rule.whenFast = whenFast;
+  // The regex literals of its expressions, each marked as the runner must match it.
+  const expressions = [...(when !== null ? [when] : []), ...rule.lets.filter((l) => l.kind === 'expr').map((l) => l.target)];
+  const regexes = expressions.length > 0 ? guardedRegexes(expressions, ctx.file.expressions, ctx.file.expressionRegexes) : [];
+  if (regexes.length > 0) rule.regexes = regexes;
   return rule;
 }
 

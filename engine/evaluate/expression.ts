@@ -6,6 +6,7 @@
 import type jsonataModule from 'jsonata';
 import type { FastExpression } from '../types';
 import { evaluateFast, UNSURE } from './fast-expression';
+import { PolicyRegExp, UnsafeRegexError } from './regex';
 
 type Expression = ReturnType<typeof jsonataModule>;
 
@@ -36,8 +37,9 @@ function compile(text: string, timeoutMs: number): Expression {
   if (expr) return expr;
   if (!jsonata) jsonata = require('jsonata') as typeof jsonataModule;
   try {
-    // JSONata runs on promise microtasks, so no outside timer can stop it: its own guardrails must.
-    expr = jsonata(text, { timeout: timeoutMs, stack: MAX_DEPTH });
+    // JSONata runs on promise microtasks, so no outside timer can stop it: its own guardrails
+    // must, and the regex engine (a match is one step JSONata cannot interrupt) its watchdog.
+    expr = jsonata(text, { timeout: timeoutMs, stack: MAX_DEPTH, RegexEngine: PolicyRegExp as unknown as RegExpConstructor });
   } catch (err) {
     throw new ExpressionError(text, errorText(err));
   }
@@ -49,7 +51,8 @@ function compile(text: string, timeoutMs: number): Expression {
  * The value of `text` over `input`, with `bindings` available as `$name`, stopped after
  * `timeoutMs` (0 = no limit) or past a nesting depth of 500. With `fast`, the compiler's
  * form of the same expression, JSONata is loaded only when that form cannot answer.
- * Rejects with an ExpressionError when the expression does not compile, throws or runs too long.
+ * Rejects with an ExpressionError when the expression does not compile, throws or runs too
+ * long, and with the UnsafeRegexError of a regex literal the watchdog stopped.
  * @example await evaluateExpression('tool_name = "Bash" and $agent = "ba"', event, { agent: 'ba' }, 5000) // true
  */
 export async function evaluateExpression(text: string, input: unknown, bindings: Record<string, unknown>, timeoutMs = 0, fast?: FastExpression): Promise<unknown> {
@@ -61,6 +64,8 @@ export async function evaluateExpression(text: string, input: unknown, bindings:
   try {
     return await expr.evaluate(input, bindings);
   } catch (err) {
+    // A regex the watchdog stopped is the rule's to answer (rule.ts), not an expression error.
+    if (err instanceof UnsafeRegexError) throw err;
     const timedOut = !!err && typeof err === 'object' && (err as { code?: unknown }).code === TIMEOUT_CODE;
     throw new ExpressionError(text, errorText(err), timedOut);
   }

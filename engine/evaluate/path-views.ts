@@ -10,7 +10,7 @@
  */
 import type { CompiledPathFilter, RegexSource } from '../types';
 import { normalizePath } from './paths';
-import { toRegExp } from './regex';
+import { guardedTest, toRegExp } from './regex';
 
 /** The readings of one touched path. */
 export interface PathView {
@@ -246,7 +246,9 @@ export function matchesAny(globs: readonly RegexSource[], path: string, ignoreCa
     // holds, cannot match: no regex run, and in a one-event process none compiled.
     if (pair.prefix !== '' && !startsAs(path, pair.prefix, ignoreCase)) continue;
     if (pair.required !== '' && !(ignoreCase ? lowerCase(path).includes(pair.requiredLower) : path.includes(pair.required))) continue;
-    if (ignoreCase ? (pair.folded ??= toRegExp(variant(glob, true))).test(path) : (pair.exact ??= toRegExp(variant(glob, false))).test(path)) return true;
+    const re = ignoreCase ? (pair.folded ??= toRegExp(variant(glob, true))) : (pair.exact ??= toRegExp(variant(glob, false)));
+    // A glob the compiler found may backtrack for long: its linear-time program, or the watchdog.
+    if (glob.guard === true ? guardedTest(glob, path, re, ignoreCase) : re.test(path)) return true;
   }
   return false;
 }

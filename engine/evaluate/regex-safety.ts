@@ -79,12 +79,13 @@ export function superLinearReason(source: string, flags = '', tolerance: Toleran
 }
 
 /**
- * The verdicts this process worked out (`flags/source` to reason, null: linear), for a
- * cache that keeps them across processes.
+ * The verdicts this process worked out for policy expressions (`flags/source` to reason,
+ * null: linear), for a cache that keeps them across processes. (A glob's verdict is kept
+ * with its regex: compile/glob-regex.ts.)
  * @example safetyVerdicts() // [['/\\brm\\s', null]]
  */
 export function safetyVerdicts(): Array<[string, string | null]> {
-  return [...cache];
+  return [...cache].filter(([key]) => !key.startsWith('~'));
 }
 
 /**

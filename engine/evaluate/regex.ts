@@ -1,12 +1,14 @@
 /**
  * Compiled policies keep regular expressions as `{ source, flags }`; this turns them into
- * matchers once and reuses them for every event. Policy-written expressions (`command`,
- * `let.extract`) never backtrack without bound: a pattern that may backtrack
- * catastrophically (flagged by regex-safety.ts at compile time), or any pattern on a long
- * text, runs under a watchdog that stops it after WATCHDOG_MS.
+ * matchers once and reuses them for every event. No pattern a policy writes backtracks
+ * without bound. A policy expression (`command`, `let.extract`, a regex in `when`) that may
+ * backtrack catastrophically (flagged by regex-safety.ts at compile time), or any one on a
+ * long text, runs under a watchdog that stops it after WATCHDOG_MS. A glob or `*` wildcard
+ * the compiler flagged runs its linear-time program (linear-match.ts), or the watchdog.
  */
 import type { Script } from 'vm';
 import type { RegexSource } from '../types';
+import type * as LinearMatchModule from './linear-match';
 import type * as RegexSafetyModule from './regex-safety';
 
 const byObject = new WeakMap<RegexSource, RegExp>();
@@ -63,12 +65,26 @@ export function toRegExp(r: RegexSource): RegExp {
 
 /**
  * True when any of the expressions matches `text`. For compiler-built patterns (globs,
- * `*` wildcards), which cannot backtrack badly.
+ * `*` wildcards): natively, or, for one the compiler guarded, as guardedTest does.
  * @example anyMatch([{ source: 'a', flags: '' }], 'cat') // true
  */
 export function anyMatch(sources: readonly RegexSource[], text: string): boolean {
-  for (let i = 0; i < sources.length; i++) if (toRegExp(sources[i]).test(text)) return true;
+  for (let i = 0; i < sources.length; i++) {
+    const r = sources[i];
+    if (r.guard === true ? guardedTest(r, text, toRegExp(r)) : toRegExp(r).test(text)) return true;
+  }
   return false;
+}
+
+/**
+ * Whether a compiler-built pattern the compiler guarded (`guard`) matches `text`, in bounded
+ * time: by its linear program (`ignoreCase`: as with the `i` flag added), or, without one,
+ * `native` under the watchdog (UnsafeRegexError when stopped).
+ * @example guardedTest(globRegex('**\/a*a*a*a*a*a*a*b/**')!, 'a'.repeat(5000), re) // false, at once
+ */
+export function guardedTest(r: RegexSource, text: string, native: RegExp, ignoreCase = false): boolean {
+  if (r.linear) return linearMatch().linearTest(r.linear, text, ignoreCase);
+  return execGuarded(r, native, text) !== null;
 }
 
 /**
@@ -97,6 +113,42 @@ export function policyRegexExec(r: RegexSource, text: string): Array<string | un
   const re = toRegExp(r);
   const m = needsWatchdog(r) || text.length > NATIVE_TEXT_LIMIT ? execGuarded(r, re, text) : re.exec(text);
   return m ? Array.from(m) : null;
+}
+
+/**
+ * The compiler's verdicts on regexes the runner meets by their text alone (the literals in
+ * `when` and `expr`, which JSONata compiles itself), taken before those run, so that the
+ * classifier is never loaded for them.
+ * @example knowRegexes(rule.regexes)
+ */
+export function knowRegexes(regexes: readonly RegexSource[] | undefined): void {
+  if (regexes) for (const r of regexes) if (r.guard !== undefined) classified.set(`${r.flags}/${r.source}`, r.guard);
+}
+
+/**
+ * JSONata's regex engine for policy expressions (its `RegexEngine` option): each match of a
+ * literal in `when` or `expr` (`$match`, `$contains`, `$replace`, `$split`, `~>`) runs as
+ * policyRegexExec runs it: a pattern that may backtrack catastrophically, or any on a long
+ * text, under the watchdog (UnsafeRegexError when stopped, which a rule that denies, asks
+ * or blocks answers with its `oversized` outcome, not on_error).
+ * @example jsonata(text, { RegexEngine: PolicyRegExp as unknown as RegExpConstructor })
+ */
+export class PolicyRegExp {
+  lastIndex = 0;
+  private readonly re: RegExp;
+  private readonly r: RegexSource;
+
+  constructor(pattern: RegExp) {
+    this.re = new RegExp(pattern.source, pattern.flags);
+    this.r = { source: pattern.source, flags: pattern.flags.replace(/[gy]/g, '') };
+  }
+
+  exec(text: string): RegExpExecArray | null {
+    this.re.lastIndex = this.lastIndex;
+    const m = needsWatchdog(this.r) || text.length > NATIVE_TEXT_LIMIT ? execGuarded(this.r, this.re, text) : this.re.exec(text);
+    this.lastIndex = this.re.lastIndex;
+    return m;
+  }
 }
 
 let lastText = '';
@@ -153,6 +205,14 @@ function execGuarded(r: RegexSource, re: RegExp, text: string): RegExpExecArray 
   } finally {
     delete global[SLOT];
   }
+}
+
+let linearMatchModule: typeof LinearMatchModule | undefined;
+
+/** The linear-time matcher, loaded at the first guarded glob or wildcard (dist/linear-match.cjs beside the bundle). */
+function linearMatch(): typeof LinearMatchModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (linearMatchModule ??= require('./linear-match') as typeof LinearMatchModule);
 }
 
 let regexSafetyModule: typeof RegexSafetyModule | undefined;

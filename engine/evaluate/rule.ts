@@ -15,7 +15,7 @@ import { renderRecords } from './record';
 import { lookupFor, type RuleValues } from './lookup';
 import { checkRequirements, describeUnmet } from './requirements';
 import { FactError, SHELL_TOOLS, type EventScope } from './scope';
-import { UnsafeRegexError } from './regex';
+import { knowRegexes, UnsafeRegexError } from './regex';
 import { isRestrictive, oversizedMessage, oversizedOutcome } from './oversized';
 import { checkShellPaths, checkViews, shellTraceValues } from './shell-rule';
 import { renderStrict, renderTemplate } from './template';
@@ -80,6 +80,8 @@ function takeOversized(rule: CompiledRule, scope: EventScope, values: RuleValues
 
 async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: RuleValues): Promise<RuleResult> {
   try {
+    // Its expressions' regex literals, as the compiler marked them (regex.ts, PolicyRegExp).
+    knowRegexes(rule.regexes);
     // A `when` that names no let runs first: a rule it rules out reads no file and no memory.
     if (rule.when !== null && !rule.letsFirst) {
       const result = await evaluateExpression(rule.when, scope.event, scope.bindings, scope.deadlineMs, rule.whenFast);

@@ -55,7 +55,7 @@ export function createFsReader(
       const snapshot = sha !== undefined && snapshots !== null && Object.hasOwn(snapshots, sha) ? snapshots[sha] : undefined;
       if (!snapshot) return null;
       const map = snapshotSourceMap(file, snapshot, () => parsePolicyText(file, text).map);
-      return { doc: snapshot.doc, map, diagnostics: [], placed: [], ...(snapshot.expressions ? { expressions: snapshot.expressions } : {}), ...(snapshot.valid ? { valid: true as const } : {}) };
+      return { doc: snapshot.doc, map, diagnostics: [], placed: [], ...(snapshot.expressions ? { expressions: snapshot.expressions } : {}), ...(snapshot.expressionRegexes ? { expressionRegexes: snapshot.expressionRegexes } : {}), ...(snapshot.valid ? { valid: true as const } : {}) };
     },
     read(file: string): string | null {
       let bytes: Buffer;

@@ -7,6 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { guardedRegexes } from '../compile/expression-regexes';
 import { parsedFastExpression } from '../compile/fast-expression';
 import { parsePolicyText } from '../load';
 import { snapshotOf, type ParseSnapshot } from '../load/parse-snapshot';
@@ -36,7 +37,9 @@ export function shippedParsesOf(packDir: string): ShippedParses {
     if (!snapshot) continue;
     // Validation depends on the document alone: one that passes here passes at every compile of the same build.
     const valid = validatePlaced({ file: name, hash: '', doc: parsed.doc, map: parsed.map, includes: [], root: false }).length === 0;
-    files[sha256Hex(bytes)] = { ...snapshot, expressions: expressionsOf(snapshot.doc), ...(valid ? { valid: true as const } : {}) };
+    const expressions = expressionsOf(snapshot.doc);
+    const regexes = Object.entries(expressions).map(([text]) => [text, guardedRegexes([text])] as const).filter(([, list]) => list.length > 0);
+    files[sha256Hex(bytes)] = { ...snapshot, expressions, ...(regexes.length > 0 ? { expressionRegexes: Object.fromEntries(regexes) } : {}), ...(valid ? { valid: true as const } : {}) };
   }
   return { engine: ENGINE_VERSION, files };
 }

@@ -1,5 +1,13 @@
 import { lintText } from './fixture';
 
+const MODIFIERS = (() => {
+  try {
+    return new RegExp('(?i:a)').test('A');
+  } catch {
+    return false;
+  }
+})();
+
 const rule = (lines: string) => `version: 1\nrules:\n  - id: r\n    on: PreToolUse\n    tools: Bash\n${lines}    deny: x\n`;
 
 describe('regex-unsafe', () => {
@@ -9,6 +17,15 @@ describe('regex-unsafe', () => {
     ['a backreference', rule('    command: "(a+)+\\\\1"\n'), ['6:14 regex-unsafe warning']],
     ['a let extract', rule('    let: { v: { file: a.txt, extract: "^(\\\\w+\\\\s?)*$" } }\n'), ['6:39 regex-unsafe warning']],
     ['a linear pattern', rule('    command: "\\\\brm\\\\s+-rf\\\\b"\n'), []],
+    ['a regex literal in when', rule('    when: "$contains(tool_input.command, /(x|x)*y/)"\n'), ['6:42 regex-unsafe warning']],
+    ['a regex literal in a let expr', rule('    let: { v: { expr: "$match(tool_input.command, /^(a+)+$/i)" } }\n'), ['6:51 regex-unsafe warning']],
+    // JSONata compiles a literal with this Node's RegExp: before Node 23 this one is an invalid-expression.
+    ['a modifier group in when', rule('    when: "tool_input.command ~> /(?i:a+)+$/"\n'), MODIFIERS ? ['6:33 regex-unsafe warning'] : []],
+    ['a modifier group in command, on every Node', rule('    command: "(?i:a+)+$"\n'), ['6:14 regex-unsafe warning']],
+    ['a linear regex in when', rule('    when: "$contains(tool_input.command, /\\\\brm\\\\s/)"\n'), []],
+    ['a glob in paths', rule('    paths: { deny: ["src/**", "**/a*a*a*b/**"] }\n'), ['6:31 regex-unsafe warning']],
+    ['a quadratic glob', rule('    paths: { deny: ["**/.ssh/**", "**/*.test.*"] }\n'), []],
+    ['a wildcard in match', rule('    match: { tool_input.command: "*a*b*c*" }\n'), ['6:34 regex-unsafe warning']],
   ])('%s', (_name, text, expected) => {
     const found = lintText(text).filter((d) => d.code === 'regex-unsafe').map((d) => `${d.line}:${d.column} ${d.code} ${d.severity}`);
     expect(found).toEqual(expected);

@@ -1,37 +1,48 @@
 /**
- * A policy regular expression (`command`, `let.extract`) that can backtrack
- * catastrophically. Such patterns run under the evaluator's watchdog; a text that makes
- * them blow up stops the rule with a regex-unsafe error, and on_error decides.
+ * A policy pattern that can backtrack catastrophically. A regular expression (`command`,
+ * `let.extract`, a regex literal in `when` or a let's `expr`) then runs under the
+ * evaluator's watchdog: a text that makes it blow up stops the rule with a regex-unsafe
+ * error, and a rule that denies, asks or blocks answers settings.oversized. A glob
+ * (`paths`) or `*` wildcard (`match`) is matched by the runner's linear-time matcher
+ * instead of the native one: exact, but slower.
  */
+import { expressionRegexes } from '../compile/expression-regexes';
+import { globRegex } from '../compile/glob-regex';
+import { wildcardRegex } from '../compile/patterns';
 import { WATCHDOG_MS } from '../evaluate/regex';
 import { superLinearReason } from '../evaluate/regex-safety';
-import type { Diagnostic } from '../types';
+import type { Diagnostic, SourceLocation } from '../types';
 import { defineCheck, report } from './check';
 import type { LintContext, LintRule } from './context';
 
-interface PolicyRegex {
-  source: string;
-  flags: string;
-  segments: Array<string | number>;
+/** A pattern of a rule: what it is, how to judge it, and where it is written. */
+interface PolicyPattern {
+  kind: 'regex' | 'glob' | 'wildcard';
+  /** As written (a glob or wildcard), or the regex source. */
+  text: string;
+  /** The regex the runner matches, its flags, and the reason it is flagged (null: not). */
+  reason: string | null;
+  at: SourceLocation;
 }
 
 export const regexUnsafe = defineCheck({
   id: 'regex-unsafe',
   messages: {
     backtracks: 'Rule "{id}": /{source}/ can backtrack catastrophically ({reason}); it runs under a {ms} ms watchdog, and a command that trips it fails the rule',
+    glob: 'Rule "{id}": the regex of glob "{source}" can backtrack catastrophically ({reason}); the runner matches it with its linear-time matcher, slower than the native one',
+    wildcard: 'Rule "{id}": the wildcard "{source}" can backtrack catastrophically ({reason}); the runner matches it with its linear-time matcher, slower than the native one',
   },
   check(ctx) {
     const out: Diagnostic[] = [];
     for (const rule of ctx.rules) {
-      for (const regex of policyRegexes(rule)) {
-        const reason = superLinearReason(regex.source, regex.flags);
-        if (reason === null) continue;
+      for (const pattern of policyPatterns(rule, ctx as LintContext)) {
+        if (pattern.reason === null) continue;
         out.push(report(this, {
-          messageId: 'backtracks',
+          messageId: pattern.kind === 'regex' ? 'backtracks' : pattern.kind,
           severity: 'warning',
-          data: { id: rule.id, source: shortened(regex.source), reason, ms: WATCHDOG_MS },
-          at: (ctx as LintContext).at(rule, regex.segments),
-          hint: 'avoid nested or overlapping quantifiers such as (a+)+ or (a|a)*',
+          data: { id: rule.id, source: shortened(pattern.text), reason: pattern.reason, ms: WATCHDOG_MS },
+          at: pattern.at,
+          hint: pattern.kind === 'regex' ? 'avoid nested or overlapping quantifiers such as (a+)+ or (a|a)*' : 'fewer `*` in one name, or fewer `**` in a row, keep it native',
         }));
       }
     }
@@ -39,17 +50,31 @@ export const regexUnsafe = defineCheck({
   },
 });
 
-function policyRegexes(rule: LintRule): PolicyRegex[] {
-  const found: PolicyRegex[] = [];
-  const command = rule.raw.command;
-  if (typeof command === 'string') found.push({ source: command, flags: '', segments: ['command'] });
-  if (Array.isArray(command)) {
-    command.forEach((c, i) => {
-      if (typeof c === 'string') found.push({ source: c, flags: '', segments: ['command', i] });
+function policyPatterns(rule: LintRule, ctx: LintContext): PolicyPattern[] {
+  const found: PolicyPattern[] = [];
+  const regex = (source: string, flags: string, at: SourceLocation) => found.push({ kind: 'regex', text: source, reason: superLinearReason(source, flags), at });
+  const listed = (value: unknown, segments: Array<string | number>, add: (text: string, at: SourceLocation) => void) => {
+    if (typeof value === 'string') add(value, ctx.at(rule, segments));
+    if (Array.isArray(value)) value.forEach((v, i) => typeof v === 'string' && add(v, ctx.at(rule, [...segments, i])));
+  };
+  listed(rule.raw.command, ['command'], (source, at) => regex(source, '', at));
+  for (const [name, value] of Object.entries(rule.raw.let ?? {})) {
+    if (!value) continue;
+    if (typeof value.extract === 'string') regex(value.extract, 'm', ctx.at(rule, ['let', name, 'extract']));
+    if (typeof value.expr === 'string') for (const r of expressionRegexes(value.expr)) regex(r.source, r.flags, ctx.atOffset(rule, ['let', name, 'expr'], r.offset));
+  }
+  if (typeof rule.raw.when === 'string') for (const r of expressionRegexes(rule.raw.when)) regex(r.source, r.flags, ctx.atOffset(rule, ['when'], r.offset));
+  for (const list of ['allow', 'deny', 'except'] as const) {
+    listed(rule.raw.paths?.[list], ['paths', list], (glob, at) => {
+      const compiled = globRegex(glob);
+      if (compiled?.guard) found.push({ kind: 'glob', text: glob, reason: superLinearReason(compiled.source.normalize('NFC'), compiled.flags, 'quadratic'), at });
     });
   }
-  for (const [name, value] of Object.entries(rule.raw.let ?? {})) {
-    if (value && typeof value.extract === 'string') found.push({ source: value.extract, flags: 'm', segments: ['let', name, 'extract'] });
+  for (const [field, value] of Object.entries(rule.raw.match ?? {})) {
+    listed(value, ['match', field], (wildcard, at) => {
+      const compiled = wildcardRegex(wildcard, 's');
+      if (compiled.guard) found.push({ kind: 'wildcard', text: wildcard, reason: superLinearReason(compiled.source, compiled.flags, 'quadratic'), at });
+    });
   }
   return found;
 }

@@ -69,6 +69,7 @@ export function loadPolicyFiles(roots: string[], reader: PolicyReader): LoadResu
     };
     if (pack !== undefined) loadedFile.pack = pack;
     if (parsed.expressions) loadedFile.expressions = parsed.expressions;
+    if (parsed.expressionRegexes) loadedFile.expressionRegexes = parsed.expressionRegexes;
     if (parsed.valid) loadedFile.valid = true;
     loaded.set(file, loadedFile);
     stack.push(file);

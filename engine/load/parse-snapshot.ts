@@ -14,13 +14,15 @@ import { toPointer, type TextSourceMap } from './source-map';
 /**
  * What a parse leaves: the document, per JSON pointer [value line, value column, key line,
  * key column], and (added by whoever makes the snapshot) the fast form of the expressions
- * the document holds, by text (LoadedFile.expressions), and whether the document
+ * the document holds and their regex literals, by text (LoadedFile.expressions,
+ * LoadedFile.expressionRegexes), and whether the document
  * validates without a diagnostic (LoadedFile.valid).
  */
 export interface ParseSnapshot {
   doc: unknown;
   at: Record<string, [number, number, number, number]>;
   expressions?: LoadedFile['expressions'];
+  expressionRegexes?: LoadedFile['expressionRegexes'];
   valid?: true;
 }
 

@@ -15,6 +15,7 @@ export interface ParseResult {
   placed: PlacedDiagnostic[];
   /** Expressions parsed ahead, for LoadedFile.expressions (a snapshot's; a parse has none). */
   expressions?: LoadedFile['expressions'];
+  expressionRegexes?: LoadedFile['expressionRegexes'];
   /** For LoadedFile.valid: a snapshot's whose text validated at build time (a parse has none). */
   valid?: true;
 }

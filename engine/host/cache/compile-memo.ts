@@ -81,5 +81,14 @@ function isRegexSource(value: unknown): value is RegexSource {
   const r = value as Record<string, unknown>;
   if (typeof r.source !== 'string' || typeof r.flags !== 'string') return false;
   const literals = r.globLiterals;
+  if (r.guard !== undefined && typeof r.guard !== 'boolean') return false;
+  if (r.linear !== undefined && !isLinearProgram(r.linear)) return false;
   return literals === undefined || (Array.isArray(literals) && literals.length === 2 && literals.every((l) => typeof l === 'string'));
+}
+
+function isLinearProgram(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const p = value as Record<string, unknown>;
+  const tests = (v: unknown) => Array.isArray(v) && v.every((t) => Array.isArray(t) && typeof t[0] === 'string' && typeof t[1] === 'string');
+  return typeof p.start === 'number' && Array.isArray(p.code) && p.code.every((n) => typeof n === 'number') && tests(p.atoms) && tests(p.checks);
 }
