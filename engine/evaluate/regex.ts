@@ -10,6 +10,7 @@ import type { Script } from 'vm';
 import type { RegexSource } from '../types';
 import type * as LinearMatchModule from './linear-match';
 import type * as RegexSafetyModule from './regex-safety';
+import { callWithin, TIMED_OUT } from './watchdog';
 
 const byObject = new WeakMap<RegexSource, RegExp>();
 const byText = new Map<string, RegExp>();
@@ -26,8 +27,8 @@ export const WATCHDOG_MS = 1000;
 
 /** A policy expression that ran past the watchdog: it backtracked catastrophically on this text. */
 export class UnsafeRegexError extends Error {
-  constructor(readonly source: string, readonly reason: string, readonly timeoutMs = WATCHDOG_MS) {
-    super(`/${source}/ ran longer than ${timeoutMs} ms on this text and was stopped (${reason})`);
+  constructor(readonly source: string, readonly reason: string, readonly timeoutMs = WATCHDOG_MS, shown = `/${source}/`) {
+    super(`${shown} ran longer than ${timeoutMs} ms on this text and was stopped (${reason})`);
     this.name = 'UnsafeRegexError';
   }
 }
@@ -42,6 +43,20 @@ let budget: { now: () => number; until: number } | null = null;
  */
 export function setMatchBudget(next: { now: () => number; until: number } | null): void {
   budget = next;
+}
+
+/**
+ * `work()`, a match the runner cannot make linear (a glob a walk leaves to picomatch), under
+ * the watchdog for what is left of deadline_ms (`cap` without a deadline); UnsafeRegexError
+ * naming `glob` when it is stopped, which a rule that denies, asks or blocks answers with
+ * its `oversized` outcome.
+ * @example withinWatchdog('**\/[a]*b', 'a walk of the files it may match', () => walk())
+ */
+export function withinWatchdog<T>(glob: string, what: string, work: () => T, cap = WATCHDOG_MS): T {
+  const ms = Math.max(1, Math.ceil(budget ? budget.until - budget.now() : cap));
+  const settled = callWithin(ms, work);
+  if (settled === TIMED_OUT) throw new UnsafeRegexError(glob, what, ms, `glob "${glob}"`);
+  return settled;
 }
 
 /**

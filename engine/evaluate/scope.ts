@@ -10,6 +10,7 @@ import { getField } from './fields';
 import { DEFAULT_MAX_INPUT_BYTES, oversizedBytes } from './oversized';
 import { GuardIdentity } from './guard-identity';
 import { pathView, type PathView } from './path-views';
+import { UnsafeRegexError } from './regex';
 import { absolutePath, rawTouchedPaths, touchedPaths } from './paths';
 import { namedInText } from './shell/named-paths';
 import type * as ShellWritesModule from './shell/writes';
@@ -252,6 +253,8 @@ function guarded<T>(call: () => T, what: string): T {
   try {
     return call();
   } catch (err) {
+    // A walk the watchdog stopped is the rule's to answer (rule.ts), as a stopped pattern is.
+    if (err instanceof UnsafeRegexError) throw err;
     throw new FactError(`${what}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Facts, FileFact, FileIdentity } from '../types';
+import { withinWatchdog } from '../evaluate/regex';
 import { walkGlob } from './walk-glob';
 
 export interface FileFactsOptions {
@@ -13,6 +14,8 @@ export interface FileFactsOptions {
 }
 
 const SKIPPED_DIRS = ['node_modules', '.git'];
+/** How long a walk matched by picomatch's regex may take when no deadline applies. */
+const WALK_WATCHDOG_MS = 5000;
 
 /**
  * Facts rooted at `projectRoot` (absolute POSIX). Paths are project-relative POSIX, or
@@ -58,9 +61,12 @@ export function createFileFacts(projectRoot: string, options: FileFactsOptions =
       const isMatch = plan.test;
       const skipped = SKIPPED_DIRS.filter((d) => !namesFolder(pattern, d));
       const found: FileFact[] = [];
-      walk(base, '', { isMatch, skipped, budget: { left: maxEntries }, seen }, (rel, fact) => {
+      const walkAll = () => walk(base, '', { isMatch, skipped, budget: { left: maxEntries }, seen }, (rel, fact) => {
         found.push({ ...fact, path: display(path.posix.join(base, rel)) });
       });
+      // picomatch's regex on names the agent chose: stopped at what is left of deadline_ms.
+      if (plan.native) withinWatchdog(glob, 'a walk of the files under its folder, matched by its regex', walkAll, WALK_WATCHDOG_MS);
+      else walkAll();
       return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     },
     listFolder(p: string): string[] | null {

@@ -126,3 +126,19 @@ describe('simpleWalkGlob agrees with picomatch (dot: true)', () => {
     expect(built).toBeGreaterThan(FC_RUNS);
   });
 });
+
+describe('simpleWalkGlob in time linear in the names', () => {
+  test('many `**` over a deep path answers at once', () => {
+    const deep = Array.from({ length: 2000 }, () => 'a').join('/');
+    const started = Date.now();
+    expect(simpleWalkGlob('**/a/**/a/**/a/**/a/**/b')?.test(deep)).toBe(false);
+    expect(simpleWalkGlob('**/a/**/a/**/a/**/a/**/a')?.test(deep)).toBe(true);
+    expect(simpleWalkGlob('**/a*a*a*a*a*a*a*b/**')?.test(`${'a'.repeat(250)}/x`)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  test('a glob left to picomatch is marked for the watchdog', () => {
+    expect(walkGlob('notes/[a]*b.md').native).toBe(true);
+    expect(walkGlob('notes/*b.md').native).toBeUndefined();
+  });
+});

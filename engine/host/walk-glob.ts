@@ -1,9 +1,10 @@
 /**
  * How the file walker reads a glob: the folder to start from and a test for the paths
  * under it. The globs rules actually write (`*`, `**`, `?`, `{a,b}`) are matched here,
- * name by name without a regex, with picomatch's meaning (dot files included); anything
- * else (classes, extglobs, nested braces, `..`) goes to picomatch, which then costs its
- * load (~2-4 ms) to the event.
+ * name by name without a regex, with picomatch's meaning (dot files included), in time
+ * linear in the path's names; anything else (classes, extglobs, nested braces, `..`) goes
+ * to picomatch, which then costs its load (~2-4 ms) to the event, and whose regex may
+ * backtrack for long on a crafted name: file-facts.ts walks it under the watchdog.
  * Property-tested against picomatch (walk-glob.test.ts).
  */
 import type picomatchType from 'picomatch';
@@ -15,6 +16,8 @@ export interface WalkGlob {
   isGlob: boolean;
   /** Tests a path relative to `base`, `/`-separated. */
   test: (rel: string) => boolean;
+  /** True when `test` is picomatch's regex, which may backtrack for long on a crafted name: the walk runs under the watchdog. */
+  native?: true;
 }
 
 const plans = new Map<string, WalkGlob>();
@@ -52,7 +55,7 @@ export function simpleWalkGlob(pattern: string): WalkGlob | null {
   if (firstGlob < 0) return plainPath(lead + body);
   const steps = walkSteps(segments.slice(firstGlob));
   if (steps === null) return null;
-  return { base: lead + segments.slice(0, firstGlob).join('/'), isGlob: true, test: (rel) => matchSteps(steps, rel.split('/'), 0, 0) };
+  return { base: lead + segments.slice(0, firstGlob).join('/'), isGlob: true, test: (rel) => matchSteps(steps, rel.split('/')) };
 }
 /**
  * False for what is left to picomatch: classes, extglobs and escapes; a wildcard right
@@ -128,25 +131,54 @@ function expandBraces(segment: string): string[] {
 }
 
 /**
- * Whether names[n..] is matched by steps[s..]. `**` spans whole names that hold no line
- * terminator (as picomatch's `.` does not match them); `*` and `?` stay within one name.
+ * Whether the names are matched by the steps: every step a name may be at is followed at
+ * once, name by name (never one choice after another, which a path of many names and a
+ * glob of many `**` would make exponential). `**` spans whole names that hold no line
+ * terminator (as picomatch's `.` does not match them), and, before the end, no empty one;
+ * `*` and `?` stay within one name.
  */
-function matchSteps(steps: Step[], names: string[], s: number, n: number): boolean {
-  if (s === steps.length) return n === names.length;
-  const step = steps[s];
-  if (step.kind === 'names') {
-    return n < names.length && step.alternatives.some((a) => wildcardMatch(a, names[n])) && matchSteps(steps, names, s + 1, n + 1);
+function matchSteps(steps: Step[], names: string[]): boolean {
+  // A state is a step index; `steps.length` is the end; DONE, a last `**` that has taken a name.
+  const DONE = steps.length + 1;
+  let states = spread(steps, [0]);
+  for (const name of names) {
+    const next = new Set<number>();
+    for (const s of states) {
+      const step = steps[s];
+      if (s === DONE) {
+        if (!hasLineTerminator(name)) next.add(DONE);
+      } else if (step === undefined) {
+        // Past the end: a name left over cannot match.
+      } else if (step.kind === 'names') {
+        if (step.alternatives.some((a) => wildcardMatch(a, name))) next.add(s + 1);
+      } else if (step.last) {
+        if (!hasLineTerminator(name)) next.add(DONE);
+      } else if (name !== '' && !hasLineTerminator(name)) {
+        next.add(s);
+      }
+    }
+    if (next.size === 0) return false;
+    states = spread(steps, [...next]);
   }
-  if (step.last) {
-    if (step.needsOne && n === names.length) return false;
-    for (let k = n; k < names.length; k++) if (hasLineTerminator(names[k])) return false;
-    return true;
-  }
-  for (let k = n; k <= names.length; k++) {
-    if (k > n && (names[k - 1] === '' || hasLineTerminator(names[k - 1]))) return false;
-    if (matchSteps(steps, names, s + 1, k)) return true;
+  for (const s of states) {
+    const step = steps[s];
+    if (s === steps.length || s === DONE || (step?.kind === 'any' && step.last && !step.needsOne)) return true;
   }
   return false;
+}
+
+/** The states with every `**` before the end that may take no name stepped over. */
+function spread(steps: Step[], from: number[]): Set<number> {
+  const out = new Set<number>();
+  const todo = [...from];
+  while (todo.length > 0) {
+    const s = todo.pop() as number;
+    if (out.has(s)) continue;
+    out.add(s);
+    const step = steps[s];
+    if (step?.kind === 'any' && !step.last) todo.push(s + 1);
+  }
+  return out;
 }
 
 /** `*` (any run) and `?` (one character) against one folder or file name. */
@@ -188,5 +220,5 @@ function picomatchWalkGlob(pattern: string): WalkGlob {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const picomatch = (picomatchModule ??= require('picomatch') as typeof picomatchType);
   const scan = picomatch.scan(pattern);
-  return scan.isGlob ? { base: scan.base, isGlob: true, test: picomatch(scan.glob, { dot: true }) } : plainPath(scan.base);
+  return scan.isGlob ? { base: scan.base, isGlob: true, test: picomatch(scan.glob, { dot: true }), native: true } : plainPath(scan.base);
 }

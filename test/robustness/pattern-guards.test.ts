@@ -1,10 +1,11 @@
 /**
  * Patterns a team writes that an event could make backtrack for long: a glob in `paths`, a
- * `*` wildcard in `match`, a regex literal in `when`. Through the built runner, in command
- * mode and from the policy server, each crafted event is answered within deadline_ms + 1 s,
- * and the team's deny holds: a flagged glob or wildcard is matched by its linear-time
- * program (the exact answer), a flagged regex in `when` under the watchdog (a stopped match
- * answers settings.oversized, never on_error: open).
+ * `*` wildcard in `match`, a regex literal in `when`, a `require` glob walked over names the
+ * agent chose. Through the built runner, in command mode and from the policy server, each
+ * crafted event is answered within deadline_ms + 1 s, and the team's deny holds: a flagged
+ * glob or wildcard is matched by its linear-time program (the exact answer); a flagged regex
+ * in `when`, or a walk left to picomatch, runs under the watchdog (stopped, it answers
+ * settings.oversized, never on_error: open).
  */
 import { ensureBuilt, makeSandbox, responseProblems, spawnHook, type Sandbox } from '../support/hook-process';
 import { startPolicyServer, type PolicyServer } from '../support/policy-server';
@@ -30,7 +31,14 @@ rules:
     tools: Bash
     when: '$contains(tool_input.command, /^(b|b)*$/)'
     deny: "no bb commands"
+  - id: notes-first
+    on: PreToolUse
+    tools: Read
+    require: [{ file: "notes/[a]*[a]*[a]*[a]*[a]*[a]*b.md" }]
+    deny: "write the notes first: {{unmet}}"
 `;
+/** A name the agent made, on which picomatch's regex for the `require` glob takes hours. */
+const FILES = { '.claude/policies.yaml': POLICY, [`notes/${'a'.repeat(200)}`]: 'x' };
 
 const write = (path: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path, content: 'x' } });
 const bash = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
@@ -47,6 +55,10 @@ const CASES: Array<[string, string, 'deny' | 'ask' | 'pass', RegExp | null]> = [
   // JSONata's match of /^(b|b)*$/ is exponential: the watchdog stops it, and the deny rule
   // answers settings.oversized (ask), where on_error: open would have let the call through.
   ['a regex in when', bash(`${'b'.repeat(40)}!`), 'ask', /warning regex-unsafe: rule "no-bb-commands": .*ran longer than \d+ ms on this text and was stopped/],
+  // A glob the walker leaves to picomatch (a class) walks under the watchdog: a stopped walk
+  // answers settings.oversized too.
+  ['a require glob walked past a crafted file name', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: 'src/a.ts' } }), 'ask',
+    /warning regex-unsafe: rule "notes-first": glob "notes\/\[a\]\*.*" ran longer than \d+ ms on this text and was stopped/],
 ];
 
 function outcomeOf(stdout: string): 'deny' | 'ask' | 'pass' {
@@ -58,7 +70,7 @@ function outcomeOf(stdout: string): 'deny' | 'ask' | 'pass' {
 describe('in command mode', () => {
   let box: Sandbox;
   beforeAll(async () => {
-    box = makeSandbox({ '.claude/policies.yaml': POLICY });
+    box = makeSandbox(FILES);
     // The policy compiled once, so that each case times evaluation, not the first compile.
     await spawnHook(bash('true'), { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 30_000 });
   }, 40_000);
@@ -79,7 +91,7 @@ describe('from the policy server', () => {
   let box: Sandbox;
   let server: PolicyServer;
   beforeAll(async () => {
-    box = makeSandbox({ '.claude/policies.yaml': POLICY });
+    box = makeSandbox(FILES);
     server = await startPolicyServer({ projectDir: box.dir, cacheDir: box.cacheDir });
     await server.post(bash('true'));
   }, 40_000);
@@ -105,7 +117,7 @@ describe('from the policy server', () => {
 
 describe('with settings.oversized: deny', () => {
   test('a regex in when that the watchdog stops answers deny', async () => {
-    const box = makeSandbox({ '.claude/policies.yaml': POLICY.replace('on_error: open }', 'on_error: open, oversized: deny }') });
+    const box = makeSandbox({ ...FILES, '.claude/policies.yaml': POLICY.replace('on_error: open }', 'on_error: open, oversized: deny }') });
     try {
       const r = await spawnHook(bash(`${'b'.repeat(40)}!`), { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 15_000 });
       expect(outcomeOf(r.stdout)).toBe('deny');
