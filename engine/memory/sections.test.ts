@@ -1,4 +1,4 @@
-import { changedSections, sectionOf, sectionsDelta, sectionsDigest, splitSections } from './sections';
+import { changedSections, headingOf, sectionOf, sectionsDelta, sectionsDigest, splitSections } from './sections';
 
 const V1 = 'version: GC-v1\n\n## Scope\nLDAP login\n\n## Decisions\n- use ldapjs\n\n## Risks\nnone yet\n';
 const V2 = 'version: GC-v2\n\n## Scope\nLDAP login\n\n## Decisions\n- use ldapjs\n- cache binds\n\n## API\nPOST /login\n';
@@ -71,5 +71,23 @@ describe('sectionsDigest', () => {
     expect(changedSections(doc, doc)).toEqual([]);
     expect(changedSections(sectionsDigest(doc), doc)).toEqual([]);
     expect(changedSections(sectionsDigest(doc), '## A\nx\n## A\nz')).toEqual(['A']);
+  });
+});
+
+describe('headingOf', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fc = require('fast-check') as typeof import('fast-check');
+  const HEADING = /^#{1,6}[ \t]+(.*?)[ \t#]*$/;
+
+  test('reads a line as the heading regex did (property)', () => {
+    const line = fc.string({ unit: fc.constantFrom('#', ' ', '\t', 'a', 'B', '\u2028', '\u2029', '\r', '.'), maxLength: 14 });
+    fc.assert(fc.property(line, (l) => headingOf(l) === (HEADING.exec(l)?.[1] ?? null)), { seed: 20261130, numRuns: 20000 });
+  });
+
+  test('answers at once on a line built to make that regex backtrack', () => {
+    const started = Date.now();
+    expect(headingOf(`# ${' '.repeat(20_000)}x${' '.repeat(20_000)}\u2028`)).toBeNull();
+    expect(splitSections(`## A\none\n# ${' '.repeat(20_000)}\u2028\n## B\ntwo`).map((s) => s.heading)).toEqual(['A', 'B']);
+    expect(Date.now() - started).toBeLessThan(500);
   });
 });
