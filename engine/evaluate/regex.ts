@@ -25,6 +25,13 @@ export const NATIVE_TEXT_LIMIT = 4096;
 /** How long one guarded match may run before it is stopped: wall time, so generous enough that a loaded machine never trips it. */
 export const WATCHDOG_MS = 1000;
 
+/**
+ * How long the policy's `log.redact` patterns may take on one decision record (or one text,
+ * engine/host/redact.ts): a record's patterns take well under a millisecond; past it, the
+ * text they were given is redacted whole.
+ */
+export const REDACT_WATCHDOG_MS = 250;
+
 /** A policy expression that ran past the watchdog: it backtracked catastrophically on this text. */
 export class UnsafeRegexError extends Error {
   constructor(readonly source: string, readonly reason: string, readonly timeoutMs = WATCHDOG_MS, shown = `/${source}/`) {

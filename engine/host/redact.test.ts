@@ -1,3 +1,4 @@
+import { REDACT_WATCHDOG_MS } from '../evaluate/regex';
 import { REDACTED, redactPatterns, redactRecord, redactText } from './redact';
 
 // Fake secrets are assembled at run time so that no scanner mistakes this file for a leak.
@@ -231,5 +232,27 @@ describe('redactPatterns', () => {
     [{ redact: 'a' }, []],
   ])('%j', (log, expected) => {
     expect(redactPatterns(log as object | null)).toEqual(expected);
+  });
+});
+
+describe('the policy\'s own patterns under a watchdog', () => {
+  // A pattern that backtracks for hours on a crafted command: stopped, the text it was given goes whole.
+  const SLOW = '(a|a)*$';
+  const crafted = `${'a'.repeat(40)}!`;
+
+  test('redactText redacts the whole text', () => {
+    const started = Date.now();
+    expect(redactText(crafted, [SLOW])).toBe(REDACTED);
+    expect(Date.now() - started).toBeLessThan(REDACT_WATCHDOG_MS + 1000);
+  });
+
+  test('redactRecord redacts only the string that trips it', () => {
+    const started = Date.now();
+    expect(redactRecord({ outcome: 'deny', command: crafted, tool: 'Bash' }, [SLOW])).toEqual({ outcome: 'deny', command: REDACTED, tool: 'Bash' });
+    expect(Date.now() - started).toBeLessThan(2 * REDACT_WATCHDOG_MS + 1000);
+  });
+
+  test('a pattern that finishes redacts as before', () => {
+    expect(redactRecord({ command: 'ticket-123 done' }, ['ticket-\\d+'])).toEqual({ command: `${REDACTED} done` });
   });
 });

@@ -2,9 +2,13 @@
  * Secrets out of the decision log: every string of a record is scrubbed before it is
  * written to the JSONL file or POSTed to the webhook. Known key formats keep their
  * public type prefix (`AKIA[REDACTED]`, `ghp_[REDACTED]`) so a reader still sees what
- * leaked; assignments keep their name (`API_KEY=[REDACTED]`).
+ * leaked; assignments keep their name (`API_KEY=[REDACTED]`). The policy's own
+ * `log.redact` patterns run under a watchdog: one that backtracks for long on a crafted
+ * command is stopped, and the text it was given is redacted whole.
  */
 
+import { REDACT_WATCHDOG_MS } from '../evaluate/regex';
+import { callWithin, TIMED_OUT } from '../evaluate/watchdog';
 import { PEM_BLOCK, QUERY_PARAMETER, REDACTED, TOKEN_SCRUBBERS, quotedRedacted, type Scrubber } from './redact-formats';
 
 export { REDACTED } from './redact-formats';
@@ -42,10 +46,17 @@ const NESTED = /([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*[=:]/y;
  * `text` with secrets replaced by [REDACTED]: known key formats, values of assignments
  * whose name looks secret, every value of a dotenv-style block, and each match of the
  * `extra` patterns (JavaScript regex sources; when one has a capture group, only the
- * first group is replaced). An extra pattern that does not compile is skipped.
+ * first group is replaced). An extra pattern that does not compile is skipped; extra
+ * patterns that take longer than REDACT_WATCHDOG_MS redact the whole text.
  * @example redactText('export API_KEY=abc123 && deploy') // 'export API_KEY=[REDACTED] && deploy'
  */
 export function redactText(text: string, extra: readonly string[] = []): string {
+  if (extra.length === 0) return scrub(text, extra);
+  const done = callWithin(REDACT_WATCHDOG_MS, () => scrub(text, extra));
+  return done === TIMED_OUT ? REDACTED : done;
+}
+
+function scrub(text: string, extra: readonly string[]): string {
   // A PEM block first: a .env block around it would take its BEGIN line for a value.
   let out = hinted(PEM_BLOCK, text) ? text.replace(PEM_BLOCK.pattern, PEM_BLOCK.replace as (m: string, ...a: unknown[]) => string) : text;
   if (out.includes('\n')) out = redactDotenvBlock(out);
@@ -68,7 +79,11 @@ export function redactText(text: string, extra: readonly string[] = []): string 
 export function redactRecord<T>(value: T, extra: readonly string[] = []): T {
   // Most records hold no hint of a secret anywhere: one look at all their strings settles it.
   if (extra.length === 0 && !mayHoldSecret(stringsOf(value, 0).join('\0'))) return value;
-  return redactValue(value, extra, 0) as T;
+  if (extra.length === 0) return redactValue(value, extra, 0) as T;
+  // One watchdog for the whole record: the policy's patterns may backtrack for long. When it
+  // stops them, each string again under its own, so only the one that trips it goes whole.
+  const done = callWithin(REDACT_WATCHDOG_MS, () => redactValue(value, extra, 0));
+  return (done === TIMED_OUT ? redactValue(value, extra, 0, redactText) : done) as T;
 }
 
 /** False when no scrubber of redactText could change any part of `text`. */
@@ -102,12 +117,13 @@ export function redactPatterns(log: object | null | undefined): string[] {
   return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
 }
 
-function redactValue(value: unknown, extra: readonly string[], depth: number): unknown {
-  if (typeof value === 'string') return redactText(value, extra);
+/** The value with each string scrubbed (by `each`). */
+function redactValue(value: unknown, extra: readonly string[], depth: number, each: (text: string, extra: readonly string[]) => string = scrub): unknown {
+  if (typeof value === 'string') return each(value, extra);
   // Records are shallow; the cap only guards against a pathological value.
   if (depth > 50 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, extra, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, extra, depth + 1)]));
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, extra, depth + 1, each));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, extra, depth + 1, each)]));
 }
 
 /**

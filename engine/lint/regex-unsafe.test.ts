@@ -31,3 +31,11 @@ describe('regex-unsafe', () => {
     expect(found).toEqual(expected);
   });
 });
+
+describe('regex-unsafe on log.redact', () => {
+  it('reports a pattern that can backtrack catastrophically at its place', () => {
+    const text = 'version: 1\nsettings:\n  log:\n    redact: ["tk-\\\\w+", "(a|a)*$"]\nrules: []\n';
+    const found = lintText(text).filter((d) => d.code === 'regex-unsafe').map((d) => `${d.line}:${d.column} ${d.severity} ${d.message}`);
+    expect(found).toEqual([expect.stringMatching(/^4:25 warning log.redact pattern \/\(a\|a\)\*\$\/ can backtrack catastrophically \(a quantified group with alternation\); it runs under a 250 ms watchdog/)]);
+  });
+});

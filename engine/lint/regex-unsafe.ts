@@ -4,12 +4,14 @@
  * evaluator's watchdog: a text that makes it blow up stops the rule with a regex-unsafe
  * error, and a rule that denies, asks or blocks answers settings.oversized. A glob
  * (`paths`) or `*` wildcard (`match`) is matched by the runner's linear-time matcher
- * instead of the native one: exact, but slower.
+ * instead of the native one: exact, but slower. A `settings.log.redact` pattern runs under
+ * a watchdog too: the text that trips it is redacted whole in the decision record.
  */
 import { expressionRegexes } from '../compile/expression-regexes';
+import { redactPatternsOf } from '../compile/settings';
 import { globRegex } from '../compile/glob-regex';
 import { wildcardRegex } from '../compile/patterns';
-import { WATCHDOG_MS } from '../evaluate/regex';
+import { REDACT_WATCHDOG_MS, WATCHDOG_MS } from '../evaluate/regex';
 import { superLinearReason } from '../evaluate/regex-safety';
 import type { Diagnostic, SourceLocation } from '../types';
 import { defineCheck, report } from './check';
@@ -31,6 +33,7 @@ export const regexUnsafe = defineCheck({
     backtracks: 'Rule "{id}": /{source}/ can backtrack catastrophically ({reason}); it runs under a {ms} ms watchdog, and a command that trips it fails the rule',
     glob: 'Rule "{id}": the regex of glob "{source}" can backtrack catastrophically ({reason}); the runner matches it with its linear-time matcher, slower than the native one',
     wildcard: 'Rule "{id}": the wildcard "{source}" can backtrack catastrophically ({reason}); the runner matches it with its linear-time matcher, slower than the native one',
+    redact: 'log.redact pattern /{source}/ can backtrack catastrophically ({reason}); it runs under a {ms} ms watchdog, and a text that trips it is redacted whole',
   },
   check(ctx) {
     const out: Diagnostic[] = [];
@@ -43,6 +46,19 @@ export const regexUnsafe = defineCheck({
           data: { id: rule.id, source: shortened(pattern.text), reason: pattern.reason, ms: WATCHDOG_MS },
           at: pattern.at,
           hint: pattern.kind === 'regex' ? 'avoid nested or overlapping quantifiers such as (a+)+ or (a|a)*' : 'fewer `*` in one name, or fewer `**` in a row, keep it native',
+        }));
+      }
+    }
+    for (const file of ctx.files) {
+      for (const [source, i] of redactPatternsOf(file)) {
+        const reason = superLinearReason(source, 'g');
+        if (reason === null) continue;
+        out.push(report(this, {
+          messageId: 'redact',
+          severity: 'warning',
+          data: { source: shortened(source), reason, ms: REDACT_WATCHDOG_MS },
+          at: file.map.locate(`/settings/log/redact/${i}`),
+          hint: 'avoid nested or overlapping quantifiers such as (a+)+ or (a|a)*',
         }));
       }
     }

@@ -7,6 +7,7 @@
  * in `when`, or a walk left to picomatch, runs under the watchdog (stopped, it answers
  * settings.oversized, never on_error: open).
  */
+import * as fs from 'node:fs';
 import { ensureBuilt, makeSandbox, responseProblems, spawnHook, type Sandbox } from '../support/hook-process';
 import { startPolicyServer, type PolicyServer } from '../support/policy-server';
 
@@ -126,6 +127,24 @@ describe('with settings.oversized: deny', () => {
       box.remove();
     }
   }, 30_000);
+});
+
+describe('a log.redact pattern', () => {
+  test('that backtracks for long on a logged command is stopped: the answer is on time, the command redacted whole', async () => {
+    const box = makeSandbox({ '.claude/policies.yaml': `version: 1\nsettings: { deadline_ms: ${DEADLINE_MS}, log: { file: decisions.jsonl, redact: ["(c|c)*$"] } }\nrules:\n  - { id: no-rm, on: PreToolUse, tools: Bash, command: ['\\brm\\b'], deny: "no rm" }\n` });
+    try {
+      await spawnHook(bash('true'), { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 30_000 });
+      const started = Date.now();
+      const r = await spawnHook(bash(`rm ${'c'.repeat(40)}!`), { projectDir: box.dir, cacheDir: box.cacheDir, timeoutMs: 15_000 });
+      expect(r.endedAt - started).toBeLessThan(DEADLINE_MS + 1000);
+      expect(outcomeOf(r.stdout)).toBe('deny');
+      const records = fs.readFileSync(box.file('decisions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const last = records[records.length - 1];
+      expect(last).toMatchObject({ outcome: 'deny', command: '[REDACTED]' });
+    } finally {
+      box.remove();
+    }
+  }, 60_000);
 });
 
 // Modifier groups are regex syntax from Node 23 on: where this Node reads them, a pattern
