@@ -1,7 +1,7 @@
 /**
  * The examples of docs/language.md's "Memory: record and recall" section (and the rule
- * anatomy under "Rules"), and of test-format.md's "Memory": each builds without an error,
- * and the memory examples do what the prose says.
+ * anatomy under "Rules", and "Patterns in bounded time"), and of test-format.md's
+ * "Memory": each builds without an error, and the examples do what the prose says.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -10,6 +10,8 @@ import { buildPolicy } from './build-policy';
 import { evaluate } from './evaluate';
 import { memoryReader } from './load';
 import type { MemorySeed } from './memory/in-memory';
+import { memoryContext } from '../test/support/memory-facts';
+import { lintText } from './lint/fixture';
 import { parseSuiteText } from './testing/parse-suite';
 import type { CompiledPolicy, HookEvent } from './types';
 
@@ -143,5 +145,32 @@ describe('docs/test-format.md, Memory', () => {
     const block = yamlBlocks('test-format.md', '## Expectations').find((b) => b.includes('records:'))!;
     const suite = `cases:\n  - name: x\n    event: { event: Stop }\n${block.replace(/^/gm, '    ')}`;
     expect(parseSuiteText('/proj/t.test.yaml', suite).diagnostics).toEqual([]);
+  });
+});
+
+describe('docs/language.md, Patterns in bounded time', () => {
+  const [block] = yamlBlocks('language.md', '## Patterns in bounded time');
+  const policy = asPolicy(block);
+  const line = (text: string) => policy.split('\n').findIndex((l) => l.includes(text)) + 1;
+
+  test('lint marks the glob and the regex literal where they are written', () => {
+    const found = lintText(policy).filter((d) => d.code === 'regex-unsafe').map((d) => [d.line, d.severity, d.message]);
+    expect(found).toEqual([
+      [line('**/a*a*a*a*b/**'), 'warning', expect.stringMatching(/^Rule "no-ab-folders": the regex of glob "\*\*\/a\*a\*a\*a\*b\/\*\*" can backtrack catastrophically .*linear-time matcher/)],
+      [line('(\\w+\\s?)*'), 'warning', expect.stringMatching(/^Rule "no-repeated-words": \/\^\(\\w\+\\s\?\)\*\$\/ can backtrack catastrophically .*watchdog/)],
+    ]);
+  });
+
+  test('on events crafted against them, the glob answers exactly and the regex is stopped', async () => {
+    const compiled = build(block);
+    const ctx = memoryContext({}, {}, Date.now);
+    const started = Date.now();
+    const write = (file_path: string) => evaluate(compiled, { hook_event_name: 'PreToolUse', cwd: '/proj', tool_name: 'Write', tool_input: { file_path, content: 'x' } }, ctx);
+    expect((await write(`${'a'.repeat(3000)}/aaaab/x`)).outcome).toBe('deny');
+    expect((await write(`${'a'.repeat(3000)}/x`)).outcome).toBe('none');
+    const bash = await evaluate(compiled, { hook_event_name: 'PreToolUse', cwd: '/proj', tool_name: 'Bash', tool_input: { command: `${'word '.repeat(30)}!` } }, ctx);
+    expect(bash.outcome).toBe('ask');
+    expect(bash.warnings.concat(bash.errors.map((e) => e.message)).join('\n')).toMatch(/regex-unsafe|was stopped/);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

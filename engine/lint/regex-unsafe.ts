@@ -86,12 +86,15 @@ function policyPatterns(rule: LintRule, ctx: LintContext): PolicyPattern[] {
       if (compiled?.guard) found.push({ kind: 'glob', text: glob, reason: superLinearReason(compiled.source.normalize('NFC'), compiled.flags, 'quadratic'), at });
     });
   }
-  for (const [field, value] of Object.entries(rule.raw.match ?? {})) {
-    listed(value, ['match', field], (wildcard, at) => {
-      const compiled = wildcardRegex(wildcard, 's');
-      if (compiled.guard) found.push({ kind: 'wildcard', text: wildcard, reason: superLinearReason(compiled.source, compiled.flags, 'quadratic'), at });
-    });
-  }
+  const wildcard = (text: string, flags: string, at: SourceLocation) => {
+    const compiled = wildcardRegex(text, flags);
+    if (compiled.guard) found.push({ kind: 'wildcard', text, reason: superLinearReason(compiled.source, compiled.flags, 'quadratic'), at });
+  };
+  for (const [field, value] of Object.entries(rule.raw.match ?? {})) listed(value, ['match', field], (text, at) => wildcard(text, 's', at));
+  // `tools: Write|mcp__*` is one string of names: each name with a `*` is a wildcard.
+  listed(rule.raw.tools, ['tools'], (text, at) => {
+    for (const name of text.split(/[|,]/).map((n) => n.trim())) if (name.includes('*')) wildcard(name, '', at);
+  });
   return found;
 }
 
