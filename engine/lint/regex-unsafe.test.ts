@@ -26,6 +26,8 @@ describe('regex-unsafe', () => {
     ['a glob in paths', rule('    paths: { deny: ["src/**", "**/a*a*a*b/**"] }\n'), ['6:31 regex-unsafe warning']],
     ['a quadratic glob', rule('    paths: { deny: ["**/.ssh/**", "**/*.test.*"] }\n'), []],
     ['a wildcard in match', rule('    match: { tool_input.command: "*a*b*c*" }\n'), ['6:34 regex-unsafe warning']],
+    ['a wildcard in tools', `version: 1\nrules:\n  - id: r\n    on: PreToolUse\n    tools: "Write|mcp__*__*__*"\n    deny: x\n`, ['5:12 regex-unsafe warning']],
+    ['a wildcard in tools with two stars', `version: 1\nrules:\n  - id: r\n    on: PreToolUse\n    tools: "Write|mcp__*__*"\n    deny: x\n`, []],
   ])('%s', (_name, text, expected) => {
     const found = lintText(text).filter((d) => d.code === 'regex-unsafe').map((d) => `${d.line}:${d.column} ${d.code} ${d.severity}`);
     expect(found).toEqual(expected);
