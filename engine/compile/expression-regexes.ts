@@ -18,17 +18,23 @@ export interface ExpressionRegex {
 const found = new Map<string, ExpressionRegex[]>();
 
 /**
- * The literals of `expression`, in the order written; none when it does not parse. Remembered per text.
+ * The literals of `expression`, in the order written; none when it does not parse.
+ * Remembered per text; `ast`, JSONata's parse of it when the caller has one (compile/expression.ts).
  * @example expressionRegexes('$contains(tool_input.command, /(a|a)*$/i)') // [{ source: '(a|a)*$', flags: 'i', offset: 30 }]
  */
-export function expressionRegexes(expression: string): ExpressionRegex[] {
+export function expressionRegexes(expression: string, ast?: unknown): ExpressionRegex[] {
   let list = found.get(expression);
   if (list === undefined) {
-    const parse = jsonataParser();
-    try {
-      list = literalsIn(parse(expression).ast(), expression);
-    } catch {
-      list = [];
+    // A literal starts with `/`: an expression without one has none, and is not parsed for them.
+    if (!expression.includes('/')) list = [];
+    else if (ast !== undefined) list = literalsIn(ast, expression);
+    else {
+      const parse = jsonataParser();
+      try {
+        list = literalsIn(parse(expression).ast(), expression);
+      } catch {
+        list = [];
+      }
     }
     if (found.size >= 1000) found.clear();
     found.set(expression, list);

@@ -5,6 +5,7 @@
 import type { FastExpression } from '../types';
 import type { CompileContext } from './context';
 import { atOffset, report } from './context';
+import { expressionRegexes } from './expression-regexes';
 import { fastFromAst } from './fast-expression';
 import { jsonataParser } from './jsonata-parse';
 
@@ -32,6 +33,7 @@ export function compileExpression(ctx: CompileContext, expression: string, point
     report(ctx, 'invalid-expression', `Invalid JSONata expression: ${e.message ?? String(error)}`, atOffset(ctx, pointer, errorOffset(e, expression)));
     return { ok: false, fast: null };
   }
+  expressionRegexes(expression, ast);
   return { ok: true, fast: fastFromAst(ast) };
 }
 

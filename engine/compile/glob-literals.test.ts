@@ -71,3 +71,24 @@ describe('the literals the compiler stores with a glob', () => {
     expect(matchesAny([stored], 'src/a.ts', false)).toBe(false);
   });
 });
+
+describe('a plain path is its own literal', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fc = require('fast-check') as typeof import('fast-check');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { isPlainPath } = require('./glob-regex') as typeof import('./glob-regex');
+  test('as the regex reads it (property)', () => {
+    const name = fc.string({ unit: fc.constantFrom('a', 'B', '.', '-', '_', ' ', '~', '#', ',', '=', '%', '&', "'", 'é', '*', '$', '{'), minLength: 1, maxLength: 6 });
+    fc.assert(fc.property(fc.array(name, { minLength: 1, maxLength: 4 }), fc.boolean(), (names, absolute) => {
+      const glob = `${absolute ? '/' : ''}${names.join('/')}`;
+      if (!isPlainPath(glob)) return true;
+      const compiled = compiledGlob(glob);
+      return compiled !== null && JSON.stringify(compiled.globLiterals) === JSON.stringify([glob, glob])
+        && JSON.stringify(globLiterals({ source: compiled.source, flags: compiled.flags })) === JSON.stringify({ prefix: glob, required: glob });
+    }), { seed: 20261130, numRuns: 3000 });
+  });
+
+  test.each([['.claude', true], ['/etc/x', true], ['a//b', false], ['./a', false], ['a/../b', false], ['a/', false], ['a*', false], ['caf\u00e9', false]])('%s: %p', (glob, plain) => {
+    expect(isPlainPath(glob as string)).toBe(plain);
+  });
+});

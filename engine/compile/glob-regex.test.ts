@@ -82,3 +82,34 @@ describe('remembered globs', () => {
     });
   });
 });
+
+describe('which globs the compiler guards', () => {
+  test.each<[string, boolean]>([
+    ['**/a*a*a*a*a*a*a*b/**', true],
+    ['**/x/**/y/**', true],
+    ['+(a|aa)/**', false],
+    ['x*(a*)b', true],
+    ['**/*.test.*', false],
+    ['src/**/*.ts', false],
+    ['**/.env', false],
+  ])('%s: %p', (glob, guarded) => {
+    expect(globRegex(glob)?.guard === true).toBe(guarded);
+    expect(globRegex(glob)?.linear !== undefined).toBe(guarded);
+  });
+
+  // The compiler reads only globs with three or more runs of `*` or an extglob: with fewer,
+  // picomatch's regex has fewer than three unbounded runs and nothing repeated.
+  test('a glob it does not read is one the check passes (property)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fc = require('fast-check') as typeof import('fast-check');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { isSuperLinear } = require('../evaluate/regex-safety') as typeof import('../evaluate/regex-safety');
+    const part = fc.constantFrom('a', '*', '**', '?', '.env', '{a,b}', '{a*,b}', '[ab]', '[!a]', '\\*', '.', 'x.y', '$', '~', '{1..3}', '[[:alpha:]]', 'a*b', '*.*');
+    fc.assert(fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), fc.constantFrom('', '/'), (parts, lead) => {
+      const glob = lead + parts.join(parts.length % 2 ? '/' : '');
+      if (glob.split(/\*+/).length - 1 >= 3) return true;
+      const r = globRegex(glob);
+      return r === null || !isSuperLinear(r.source.normalize('NFC'), r.flags, 'quadratic');
+    }), { seed: 20261130, numRuns: 3000 });
+  });
+});

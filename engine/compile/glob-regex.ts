@@ -63,10 +63,31 @@ function makeGlobRegex(glob: string): RegexSource | null {
   // again at every event that checks a path (~0.1-0.2 ms for the self-protection rule's
   // globs without a literal, `policies.yaml` and the folders above the guarded files).
   const normalized = source.normalize('NFC');
-  const { prefix, required } = globLiterals({ source: normalized, flags });
+  // A plain path (most self-protection globs) is its own literal: no regex to read.
+  const { prefix, required } = isPlainPath(glob) ? { prefix: glob, required: glob } : globLiterals({ source: normalized, flags });
   // A glob that may backtrack for long (`**\/a*a*a*b/**` on a path of `a`s) is matched by
   // a linear-time program: the form the runner matches, NFC as path-views.ts reads it.
-  return { source, flags, globLiterals: [prefix, required], ...safeMatching(normalized, flags) };
+  return { source, flags, globLiterals: [prefix, required], ...safeMatching(normalized, flags, starRuns(glob)) };
+}
+
+/**
+ * True when the glob names one path, which picomatch's regex matches alone: printable ASCII
+ * without a space, a glob character (nor `$`, `^`, `|`), and no empty, `.` or `..` folder.
+ * @example isPlainPath('/home/u/.claude/settings.json') // true
+ */
+export function isPlainPath(glob: string): boolean {
+  if (!/^[!-~]+$/.test(glob) || /[*?[\]{}()!+@\\$^|]/.test(glob)) return false;
+  return glob.split('/').every((segment, i) => (segment !== '' || i === 0) && segment !== '.' && segment !== '..');
+}
+
+/**
+ * How many runs of `*` the glob has, for safeMatching; any extglob or negation (`(`, `!`,
+ * `+`, `@`, which picomatch turns into repeated groups or lookaheads) counts as many.
+ * @example starRuns('**\/*.test.*') // 3
+ */
+function starRuns(glob: string): number {
+  if (/[()!+@]/.test(glob)) return Infinity;
+  return glob.split(/\*+/).length - 1;
 }
 
 function copyOf(regex: RegexSource): RegexSource {

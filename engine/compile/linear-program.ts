@@ -27,11 +27,13 @@ export const MATCH = 3;
 /**
  * What a compiler-built pattern (a glob's regex, a `*` wildcard) needs to be matched in
  * bounded time: nothing when it is at most quadratic; else `guard`, and the linear program
- * when the pattern has one.
- * @example safeMatching('^(?:a[^/]*?a[^/]*?a[^/]*?b)$', 's') // { guard: true, linear: { ... } }
+ * when the pattern has one. `stars`, the number of runs of `*` in the glob or wildcard it
+ * was made from: with fewer than three (and no extglob, which repeats a group), its regex
+ * has fewer than three unbounded runs and nothing repeated, so it is not read at all.
+ * @example safeMatching('^(?:a[^/]*?a[^/]*?a[^/]*?b)$', 's', 3) // { guard: true, linear: { ... } }
  */
-export function safeMatching(source: string, flags: string): Pick<RegexSource, 'guard' | 'linear'> {
-  if (!isSuperLinear(source, flags, 'quadratic')) return {};
+export function safeMatching(source: string, flags: string, stars = Infinity): Pick<RegexSource, 'guard' | 'linear'> {
+  if (stars < 3 || !isSuperLinear(source, flags, 'quadratic')) return {};
   const linear = linearProgram(source, flags);
   return linear ? { guard: true, linear } : { guard: true };
 }

@@ -13,11 +13,13 @@ export function escapeRegex(text: string): string {
 }
 
 /**
- * An anchored regex for a wildcard pattern; one with more than two `*` (`a*b*c*d`, which
- * may backtrack for long) carries its linear-time program.
+ * An anchored regex for a wildcard pattern; one with more than two `*` that may backtrack
+ * for long (`a*b*c*d`) carries its linear-time program.
  * @example wildcardRegex('mcp__*') // { source: '^mcp__.*$', flags: '' }
  */
 export function wildcardRegex(pattern: string, flags = ''): RegexSource {
   const source = `^${pattern.split('*').map(escapeRegex).join('.*')}$`;
-  return pattern.split('*').length > 3 ? { source, flags, ...safeMatching(source, flags) } : { source, flags };
+  // Each `*` is a `.*` of its own (`**` is two in a row).
+  const stars = pattern.split('*').length - 1;
+  return stars >= 3 ? { source, flags, ...safeMatching(source, flags, stars) } : { source, flags };
 }

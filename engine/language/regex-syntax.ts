@@ -33,7 +33,8 @@ let parser: RegExpParser | undefined;
 /**
  * The tree of `source` read under `flags`, or null when it is not a pattern this reader
  * knows (callers then treat it as the worst case: unsafe, no literal). Remembered for the
- * analyses that read the same pattern one after the other.
+ * analyses that read the same pattern one after the other, and only for them: a tree is
+ * large, and a compile's hundreds would weigh on every collection after it.
  * @example parseRegex('(?i:a+)+$', '')?.alternatives[0].elements[0].type // 'Quantifier'
  */
 export function parseRegex(source: string, flags: string): AST.Pattern | null {
@@ -47,7 +48,7 @@ export function parseRegex(source: string, flags: string): AST.Pattern | null {
     } catch {
       tree = null;
     }
-    if (trees.size >= 500) trees.clear();
+    if (trees.size >= 8) trees.clear();
     trees.set(key, tree);
   }
   return tree;
