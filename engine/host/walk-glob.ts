@@ -55,7 +55,7 @@ export function simpleWalkGlob(pattern: string): WalkGlob | null {
   if (firstGlob < 0) return plainPath(lead + body);
   const steps = walkSteps(segments.slice(firstGlob));
   if (steps === null) return null;
-  return { base: lead + segments.slice(0, firstGlob).join('/'), isGlob: true, test: (rel) => matchSteps(steps, rel.split('/')) };
+  return { base: lead + segments.slice(0, firstGlob).join('/'), isGlob: true, test: stepMatcher(steps) };
 }
 /**
  * False for what is left to picomatch: classes, extglobs and escapes; a wildcard right
@@ -131,54 +131,62 @@ function expandBraces(segment: string): string[] {
 }
 
 /**
- * Whether the names are matched by the steps: every step a name may be at is followed at
- * once, name by name (never one choice after another, which a path of many names and a
+ * A test of `/`-separated paths against the steps: every step a name may be at is followed
+ * at once, name by name (never one choice after another, which a path of many names and a
  * glob of many `**` would make exponential). `**` spans whole names that hold no line
  * terminator (as picomatch's `.` does not match them), and, before the end, no empty one;
- * `*` and `?` stay within one name.
+ * `*` and `?` stay within one name. Its state lists are made once per glob.
  */
-function matchSteps(steps: Step[], names: string[]): boolean {
+function stepMatcher(steps: Step[]): (rel: string) => boolean {
   // A state is a step index; `steps.length` is the end; DONE, a last `**` that has taken a name.
   const DONE = steps.length + 1;
-  let states = spread(steps, [0]);
-  for (const name of names) {
-    const next = new Set<number>();
-    for (const s of states) {
+  let current = new Int32Array(DONE + 1);
+  let next = new Int32Array(DONE + 1);
+  const seen = new Int32Array(DONE + 1);
+  let stamp = 0;
+  /** Adds `s` to `list` at `count`, with every `**` before the end that may take no name stepped over. */
+  const add = (list: Int32Array, count: number, s: number): number => {
+    for (;;) {
+      if (seen[s] === stamp) return count;
+      seen[s] = stamp;
+      list[count++] = s;
       const step = steps[s];
-      if (s === DONE) {
-        if (!hasLineTerminator(name)) next.add(DONE);
-      } else if (step === undefined) {
-        // Past the end: a name left over cannot match.
-      } else if (step.kind === 'names') {
-        if (step.alternatives.some((a) => wildcardMatch(a, name))) next.add(s + 1);
-      } else if (step.last) {
-        if (!hasLineTerminator(name)) next.add(DONE);
-      } else if (name !== '' && !hasLineTerminator(name)) {
-        next.add(s);
-      }
+      if (step === undefined || step.kind !== 'any' || step.last) return count;
+      s++;
     }
-    if (next.size === 0) return false;
-    states = spread(steps, [...next]);
-  }
-  for (const s of states) {
-    const step = steps[s];
-    if (s === steps.length || s === DONE || (step?.kind === 'any' && step.last && !step.needsOne)) return true;
-  }
-  return false;
-}
-
-/** The states with every `**` before the end that may take no name stepped over. */
-function spread(steps: Step[], from: number[]): Set<number> {
-  const out = new Set<number>();
-  const todo = [...from];
-  while (todo.length > 0) {
-    const s = todo.pop() as number;
-    if (out.has(s)) continue;
-    out.add(s);
-    const step = steps[s];
-    if (step?.kind === 'any' && !step.last) todo.push(s + 1);
-  }
-  return out;
+  };
+  return (rel) => {
+    const names = rel.split('/');
+    stamp++;
+    let count = add(current, 0, 0);
+    for (const name of names) {
+      stamp++;
+      let nextCount = 0;
+      const broken = hasLineTerminator(name);
+      for (let i = 0; i < count; i++) {
+        const s = current[i];
+        const step = steps[s];
+        if (s === DONE || (step?.kind === 'any' && step.last)) {
+          if (!broken) nextCount = add(next, nextCount, DONE);
+        } else if (step === undefined) {
+          // Past the end: a name left over cannot match.
+        } else if (step.kind === 'names') {
+          if (step.alternatives.some((a) => wildcardMatch(a, name))) nextCount = add(next, nextCount, s + 1);
+        } else if (name !== '' && !broken) {
+          nextCount = add(next, nextCount, s);
+        }
+      }
+      if (nextCount === 0) return false;
+      [current, next] = [next, current];
+      count = nextCount;
+    }
+    for (let i = 0; i < count; i++) {
+      const s = current[i];
+      const step = steps[s];
+      if (s === steps.length || s === DONE || (step?.kind === 'any' && step.last && !step.needsOne)) return true;
+    }
+    return false;
+  };
 }
 
 /** `*` (any run) and `?` (one character) against one folder or file name. */
