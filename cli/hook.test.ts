@@ -4,7 +4,7 @@ import * as path from 'path';
 import { compilePolicyFiles } from '../engine/host/compile-entry';
 import { eventProtocols } from '../engine/protocol';
 import type { PolicyCompiler } from '../engine/host/cache';
-import { parseHookArgs } from './hook-args';
+import { HOOK_USAGE, parseHookArgs } from './hook-args';
 import { parseEvent, runHook, type HookInput } from './hook';
 
 let project: string;
@@ -39,7 +39,7 @@ function run(event: unknown, extra: Partial<HookInput> = {}) {
 const STOP_POLICY = 'version: 1\nrules:\n  - id: keep-going\n    on: Stop\n    block: "Not done yet."\n';
 
 describe('parseHookArgs', () => {
-  it.each<[string[], { configs: string[]; onError: string | null; problems: number }]>([
+  it.each<[string[], { configs: string[]; onError: string | null; host?: string; problems: number }]>([
     [[], { configs: [], onError: null, problems: 0 }],
     [['--config', 'a.yaml', '-c', 'b.yaml', '--config=c.yaml'], { configs: ['a.yaml', 'b.yaml', 'c.yaml'], onError: null, problems: 0 }],
     [['--on-error', 'closed'], { configs: [], onError: 'closed', problems: 0 }],
@@ -47,9 +47,13 @@ describe('parseHookArgs', () => {
     [['--on-error', 'shut'], { configs: [], onError: null, problems: 1 }],
     [['--config'], { configs: [], onError: null, problems: 1 }],
     [['--verbose'], { configs: [], onError: null, problems: 1 }],
+    [['--host', 'codex'], { configs: [], onError: null, host: 'codex', problems: 0 }],
+    [['--host=gemini'], { configs: [], onError: null, host: 'gemini', problems: 0 }],
+    [['--host', 'claude'], { configs: [], onError: null, problems: 0 }],
+    [['--host', 'cursor'], { configs: [], onError: null, problems: 1 }],
   ])('%j', (argv, expected) => {
     const args = parseHookArgs(argv);
-    expect({ configs: args.configs, onError: args.onError, problems: args.problems.length }).toEqual(expected);
+    expect({ configs: args.configs, onError: args.onError, ...(args.host ? { host: args.host } : {}), problems: args.problems.length }).toEqual(expected);
   });
 });
 
@@ -106,7 +110,7 @@ describe('runHook', () => {
     const result = await run({ hook_event_name: event }, { argv: ['--bogus'] });
     expect(result.response).toEqual({
       stdout: '',
-      stderr: "policy hook: unknown option '--bogus' (usage: policy hook [--config FILE]... [--on-error open|closed])\n",
+      stderr: `policy hook: unknown option '--bogus' (usage: ${HOOK_USAGE})\n`,
       exitCode: 2,
     });
   });
@@ -114,7 +118,7 @@ describe('runHook', () => {
   it('exits 2 with the usage on stderr when there is no event at all (run by hand)', async () => {
     const result = await run('', { argv: ['--on-error=shut'] });
     expect(result.response.exitCode).toBe(2);
-    expect(result.response.stderr).toBe('policy hook: --on-error must be open or closed, not "shut" (usage: policy hook [--config FILE]... [--on-error open|closed])\n');
+    expect(result.response.stderr).toBe(`policy hook: --on-error must be open or closed, not "shut" (usage: ${HOOK_USAGE})\n`);
   });
 
   it.each(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit', 'TeammateIdle', 'WorktreeRemove', 'PostToolUse', 'FutureEvent'])(

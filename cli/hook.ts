@@ -20,6 +20,9 @@ import { memoryReadProblem, projectMemoryFacts, projectStore, recordMemory, type
 import { resolveProjectRoot } from '../engine/host/project-root';
 import { insideSummarizer, startSummarizer, summaryJob } from '../engine/host/summarizer/start';
 import { HOOK_USAGE, parseHookArgs, type HookArgs } from './hook-args';
+import type { AdaptedHostName, HostAdapter, HostEventIn } from '../engine/hosts/types';
+import type * as HostIdentity from '../engine/hosts/identity';
+import type * as HostMerge from '../engine/hosts/merge';
 
 export interface HookInput {
   argv: string[];
@@ -85,6 +88,8 @@ export interface HookResult {
 /** What runParsed learnt before it failed: the fail-open counter's line and log record need it. */
 interface Seen {
   event: HookEvent | null;
+  /** The host adapter under --host (absent: Claude Code). */
+  host?: HostAdapter;
   projectRoot: string;
   roots: string[];
   policy: CompiledPolicy | null;
@@ -105,7 +110,7 @@ export async function runHook(input: HookInput): Promise<HookResult> {
     result = await runParsed(input.startedAt === undefined ? { ...input, startedAt: monotonicMs() } : input, args, seen);
   } catch (e) {
     const problem = diagnostic('internal-error', `unexpected error in policy hook: ${(e as Error)?.message ?? String(e)}`);
-    result = failed(seen.event?.hook_event_name ?? null, [problem], args.onError ?? 'open', []);
+    result = failed(seen.event?.hook_event_name ?? null, [problem], args.onError ?? 'open', [], seen.host);
   }
   // Only the failure path pays; `policy test` (no memory store) counts nothing.
   return result.unjudged && input.memoryStore !== false ? counted(input, seen, result) : result;
@@ -124,13 +129,18 @@ function counted(input: HookInput, seen: Seen, result: HookResult): HookResult {
 }
 
 async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<HookResult> {
-  const event = parseEvent(input.stdin);
+  const host = args.host ? loadHostAdapter(args.host) : undefined;
+  seen.host = host;
+  const read = host ? readHostEvent(host, input.stdin) : null;
+  // A host event no rule can name (Gemini's BeforeModel): nothing to judge, nothing to say.
+  if (read && read.events.length === 0 && args.problems.length === 0) return { response: { stdout: '', stderr: '', exitCode: 0 }, decision: null, warnings: [], timedOut: false };
+  const event = host ? read?.events[0] ?? null : parseEvent(input.stdin);
   const projectRoot = resolveProjectRoot(input.env, event, input.cwd);
   seen.event = event;
   seen.projectRoot = projectRoot;
   if (input.policy) {
     seen.policy = input.policy;
-    return runWithPolicy(input, args, event, projectRoot, input.policy);
+    return runWithPolicy(input, args, event, projectRoot, input.policy, read, host);
   }
   const choice = choosePolicyFiles({ configs: args.configs, env: input.env, projectRoot });
   // The team's policy, until it says $POLICY_CONFIG may replace it (settlePolicyChoice below).
@@ -138,21 +148,23 @@ async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<
   seen.roots = roots;
   const fallbackOnError = (): OnError => args.onError ?? (roots.length > 0 ? lastArtefact(roots, input.env)?.policy.settings.onError : undefined) ?? 'open';
 
-  if (args.problems.length > 0) return usageFailure(input, event, args, fallbackOnError);
+  if (args.problems.length > 0) return usageFailure(input, event, args, fallbackOnError, host);
   if (!event) {
-    const problem = diagnostic('event-malformed', 'stdin is not a JSON object with a string hook_event_name');
-    return failed(null, [problem], fallbackOnError(), []);
+    const problem = diagnostic('event-malformed', host ? `stdin is not a ${host.title} hook event` : 'stdin is not a JSON object with a string hook_event_name');
+    return failed(null, [problem], fallbackOnError(), [], host);
   }
   if (roots.length === 0) {
     const problem = diagnostic('no-policy', `no policy file: looked for .claude/policies.yaml and policies.yaml in ${projectRoot}`,
       undefined, 'pass --config FILE or set POLICY_CONFIG');
-    return failed(event.hook_event_name, [problem], args.onError ?? 'open', []);
+    return failed(event.hook_event_name, [problem], args.onError ?? 'open', [], host);
   }
 
-  const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
   // An artefact compiled for other self-protection facts (elsewhere, or by another installation) is not used.
   const guards = input.compiler ? input.compiler().guardsFor?.(input.env) : guardsKey(selfProtectionFacts(input.env));
-  const load = (files: string[]) => loadPolicyForEvent({ roots: files, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs, guards }, event.hook_event_name, tool, event);
+  const loadFor = (files: string[], part: HookEvent) => loadPolicyForEvent({ roots: files, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs, guards },
+    // A host that names no agent: the view of every agent's rules (identity.ts sets those aside, visibly).
+    part.hook_event_name, typeof part.tool_name === 'string' ? part.tool_name : null, host && !host.identity ? undefined : part);
+  const load = (files: string[]) => loadFor(files, event);
   // $POLICY_CONFIG replaces the team's policy only where its top file allows it; else it is ignored, and said so.
   const settled = settlePolicyChoice(choice, projectRoot, load, (team) => team.policy?.settings.policyConfig === 'allow');
   seen.roots = settled.roots;
@@ -161,27 +173,97 @@ async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<
   if (!loaded.policy) {
     const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
     const onError = args.onError ?? loaded.declaredOnError ?? loaded.lastOnError ?? 'open';
-    return failed(event.hook_event_name, errors.length > 0 ? errors : loaded.diagnostics, onError, warnings);
+    return failed(event.hook_event_name, errors.length > 0 ? errors : loaded.diagnostics, onError, warnings, host);
   }
   seen.policy = loaded.policy;
-  return decide(input, event, projectRoot, loaded.policy, args.onError ?? loaded.policy.settings.onError, warnings);
+  const onError = args.onError ?? loaded.policy.settings.onError;
+  if (!host || !read) return decide(input, event, projectRoot, loaded.policy, onError, warnings);
+  const policies = read.events.map((part, i) => (i === 0 ? loaded.policy : loadFor(settled.roots, part).policy) ?? loaded.policy) as CompiledPolicy[];
+  return decideForHost(input, read, projectRoot, policies, onError, warnings, host);
 }
 
 /** runParsed for an injected policy: no discovery, no cache; its on_error applies. */
-async function runWithPolicy(input: HookInput, args: HookArgs, event: HookEvent | null, projectRoot: string, policy: CompiledPolicy): Promise<HookResult> {
+async function runWithPolicy(
+  input: HookInput, args: HookArgs, event: HookEvent | null, projectRoot: string, policy: CompiledPolicy, read: HostEventIn | null, host?: HostAdapter,
+): Promise<HookResult> {
   const onError = args.onError ?? policy.settings.onError;
-  if (args.problems.length > 0) return usageFailure(input, event, args, () => onError);
-  if (!event) return failed(null, [diagnostic('event-malformed', 'stdin is not a JSON object with a string hook_event_name')], onError, []);
-  return decide(input, event, projectRoot, policy, onError, []);
+  if (args.problems.length > 0) return usageFailure(input, event, args, () => onError, host);
+  if (!event) return failed(null, [diagnostic('event-malformed', host ? `stdin is not a ${host.title} hook event` : 'stdin is not a JSON object with a string hook_event_name')], onError, [], host);
+  if (!host || !read) return decide(input, event, projectRoot, policy, onError, []);
+  return decideForHost(input, read, projectRoot, read.events.map(() => policy), onError, [], host);
+}
+
+/**
+ * A host's event, judged as the events it is read as (one policy view each), answered
+ * once in the host's shape. Where the host names no acting agent, the rules that name
+ * agents are set aside visibly (engine/hosts/identity.ts).
+ */
+async function decideForHost(
+  input: HookInput, read: HostEventIn, projectRoot: string, policies: CompiledPolicy[], onError: OnError, warnings: Diagnostic[], host: HostAdapter,
+): Promise<HookResult> {
+  const identity = host.identity ? null : (require('../engine/hosts/identity') as typeof HostIdentity);
+  const judged = policies.map((p) => (identity ? identity.withoutAgentRules(p, host.title) : p));
+  if (read.events.length === 1) return decide(input, read.events[0], projectRoot, judged[0], onError, warnings, host);
+  const decisions: Decision[] = [];
+  for (let i = 0; i < read.events.length; i++) {
+    const evaluated = await evaluateEvent(input, read.events[i], projectRoot, judged[i], null);
+    if (evaluated === 'timeout') return timedOut(read.events[i], judged[i], onError, warnings, host);
+    decisions.push(evaluated);
+  }
+  const merged = (require('../engine/hosts/merge') as typeof HostMerge).mergeDecisions(decisions);
+  const store = input.memoryStore === false ? null : projectStore(projectRoot, judged[0].settings);
+  return answer(input, read.events[0], projectRoot, judged[0], onError, warnings, merged, store, null, host);
+}
+
+/** The host adapter --host names, from its own chunk beside the bundle (dist/host-NAME.cjs): Claude Code's events never load one. */
+function loadHostAdapter(name: AdaptedHostName): HostAdapter {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  switch (name) {
+    case 'codex': return (require('../engine/hosts/codex/adapter') as { adapter: HostAdapter }).adapter;
+    case 'gemini': return (require('../engine/hosts/gemini/adapter') as { adapter: HostAdapter }).adapter;
+  }
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** stdin as the host's event, or null when it is not one (not a JSON object, or no event of this host). */
+function readHostEvent(host: HostAdapter, stdin: string): HostEventIn | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(stdin.charCodeAt(0) === 0xfeff ? stdin.slice(1) : stdin);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  return host.read(value as Record<string, unknown>);
 }
 
 async function decide(
-  input: HookInput, event: HookEvent, projectRoot: string, policy: CompiledPolicy, onError: OnError, warnings: Diagnostic[],
+  input: HookInput, event: HookEvent, projectRoot: string, policy: CompiledPolicy, onError: OnError, warnings: Diagnostic[], host?: HostAdapter,
 ): Promise<HookResult> {
   const now = input.now ?? Date.now;
   const store = input.memoryStore === false ? null : projectStore(projectRoot, policy.settings);
   // Opened only when a rule's let asks it something: a recording event loads no SQLite.
   const memory = store && !input.facts ? projectMemoryFacts(store, now, input.env, input.memoryPool) : null;
+  const evaluated = evaluateEvent(input, event, projectRoot, policy, memory);
+  const decision = evaluated instanceof Promise ? await evaluated : evaluated;
+  if (decision === 'timeout') {
+    memory?.close();
+    return timedOut(event, policy, onError, warnings, host);
+  }
+  return answer(input, event, projectRoot, policy, onError, warnings, decision, store, memory, host);
+}
+
+/** The answer when evaluating did not end within deadline_ms: on_error decides. */
+function timedOut(event: HookEvent, policy: CompiledPolicy, onError: OnError, warnings: Diagnostic[], host?: HostAdapter): HookResult {
+  const problem = diagnostic('deadline-exceeded', `evaluating the event took longer than deadline_ms (${policy.settings.deadlineMs} ms)`);
+  return { ...failed(event.hook_event_name, [problem], onError, warnings, host), timedOut: true };
+}
+
+/** One event evaluated under the policy's deadline: its decision, or 'timeout'; at once when no rule had to wait. */
+function evaluateEvent(
+  input: HookInput, event: HookEvent, projectRoot: string, policy: CompiledPolicy, memory: ReturnType<typeof projectMemoryFacts> | null,
+): Decision | Promise<Decision | 'timeout'> {
+  const now = input.now ?? Date.now;
   const facts = input.facts ?? (memory ? { ...createFileFacts(projectRoot), memory } : createFileFacts(projectRoot));
   const started = now();
   // inputBytes: a large event is evaluated under a wall-clock watchdog (evaluate.ts).
@@ -190,13 +272,16 @@ async function decide(
   // is left of deadline_ms after its synchronous part, not deadline_ms again.
   const deadline = policy.settings.deadlineMs;
   const left = deadline > 0 ? Math.max(1, deadline - (now() - started)) : 0;
-  const decision = evaluation instanceof Promise ? await withDeadline(evaluation, left) : evaluation;
-  if (decision === 'timeout') {
-    memory?.close();
-    const problem = diagnostic('deadline-exceeded', `evaluating the event took longer than deadline_ms (${policy.settings.deadlineMs} ms)`);
-    return { ...failed(event.hook_event_name, [problem], onError, warnings), timedOut: true };
-  }
-  const response = renderResponse(decision, { onError });
+  return evaluation instanceof Promise ? withDeadline(evaluation, left) : evaluation;
+}
+
+/** The decision rendered (in the host's shape under --host), then recorded: memory, decision log, fail-open counter. */
+function answer(
+  input: HookInput, event: HookEvent, projectRoot: string, policy: CompiledPolicy, onError: OnError, warnings: Diagnostic[],
+  decision: Decision, store: ReturnType<typeof projectStore> | null, memory: ReturnType<typeof projectMemoryFacts> | null, host?: HostAdapter,
+): HookResult {
+  const now = input.now ?? Date.now;
+  const response = renderResponse(decision, host ? { onError, host } : { onError });
   // The answer is decided: the records are appended (one write), a failure only warns.
   const readProblem = memory && store ? memoryReadProblem(memory.failure(), store.dir) : null;
   // Inside the memory process (or a CLI it started) nothing is recorded: the loop guard.
@@ -246,16 +331,16 @@ export function parseEvent(stdin: string): HookEvent | null {
  * on stderr where exit 2 cannot stop anything (an event that cannot be blocked, or no
  * event at all: a person at a terminal); elsewhere the policy's on_error, as any failure.
  */
-function usageFailure(input: HookInput, event: HookEvent | null, args: HookArgs, onError: () => OnError): HookResult {
+function usageFailure(input: HookInput, event: HookEvent | null, args: HookArgs, onError: () => OnError, host?: HostAdapter): HookResult {
   const message = `policy hook: ${args.problems.join('; ')} (usage: ${HOOK_USAGE})`;
   // Exit 2 blocks a tool call, a prompt, a stop... on events that can be stopped: a typo in settings.json must not stop every call.
-  const harmless = event ? protocolFor(event.hook_event_name)?.block === null : input.stdin.trim() === '';
+  const harmless = event ? (host ? host.protocol(event.hook_event_name) : protocolFor(event.hook_event_name))?.block === null : input.stdin.trim() === '';
   if (harmless) return { response: { stdout: '', stderr: `${message}\n`, exitCode: 2 }, decision: null, warnings: [], timedOut: false };
-  return failed(event?.hook_event_name ?? null, [diagnostic('hook-usage', message)], onError(), []);
+  return failed(event?.hook_event_name ?? null, [diagnostic('hook-usage', message)], onError(), [], host);
 }
 
-function failed(eventName: string | null, problems: Diagnostic[], onError: OnError, warnings: Diagnostic[]): HookResult {
-  const response = withWarnings(renderFailure(eventName, problems, onError), warnings);
+function failed(eventName: string | null, problems: Diagnostic[], onError: OnError, warnings: Diagnostic[], host?: HostAdapter): HookResult {
+  const response = withWarnings(renderFailure(eventName, problems, onError, host), warnings);
   return { response, decision: null, warnings, timedOut: false, unjudged: { eventName, onError, problems } };
 }
 

@@ -59,6 +59,7 @@ export const DIAGNOSTIC_CODES = {
   'webhook-env-not-allowed': { severity: 'warning', title: 'A webhook header names an environment variable log.webhook.allowed_env_vars does not list: it is sent as written' },
   'webhook-header-secret': { severity: 'warning', title: 'A webhook header value looks like a secret written into the policy' },
   'otlp-header-secret': { severity: 'warning', title: 'An OTLP header value looks like a secret written into the policy' },
+  'host-no-identity': { severity: 'warning', title: 'A rule names agents, and a host\'s events name no acting agent (Gemini CLI): it cannot judge them there, and on_error answers visibly' },
   'otlp-env-not-allowed': { severity: 'warning', title: 'An OTLP header names an environment variable log.otlp.allowed_env_vars does not list: it is sent as written' },
   // Running
   'no-policy': { severity: 'error', title: 'The runner found no policy file to load' },

@@ -62,6 +62,15 @@ function row(event: string, fields: Partial<EventProtocol>): EventProtocol {
   return { ...base, event, ...fields };
 }
 
+/**
+ * A protocol row from the fields that differ from an event that honours nothing but a
+ * visible systemMessage: how a host adapter (engine/hosts/) states what its events honour.
+ * @example protocolRow('Stop', { block: 'decision-block', blockAudience: 'model' }).context // false
+ */
+export function protocolRow(event: string, fields: Partial<EventProtocol>): EventProtocol {
+  return row(event, fields);
+}
+
 const toolEvent = { tool: true, matcherField: 'tool_name' } as const;
 
 /** Every event name in the contract, in the order of the contract reference (section 5). */
@@ -211,7 +220,14 @@ export interface OutcomeSupport {
  * @example outcomeSupport('SubagentStart', 'block') // { supported: false, audience: 'nowhere', ... }
  */
 export function outcomeSupport(event: string, outcome: Outcome): OutcomeSupport {
-  const p = protocolFor(event);
+  return outcomeSupportOf(protocolFor(event), outcome);
+}
+
+/**
+ * outcomeSupport for a row already in hand (a host adapter's rows are not Claude Code's table).
+ * @example outcomeSupportOf(protocolRow('PreToolUse', { permission: { channel: 'permission-decision', outcomes: ['deny'] } }), 'ask').supported // false
+ */
+export function outcomeSupportOf(p: EventProtocol | undefined, outcome: Outcome): OutcomeSupport {
   const none: OutcomeSupport = { supported: false, audience: 'nowhere', via: 'nothing' };
   if (!p || p.unsupported) return none;
   switch (outcome) {

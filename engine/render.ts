@@ -4,14 +4,20 @@
  * outcome the event cannot produce, a context that cannot reach the model and every
  * runtime problem are reported as warnings (systemMessage where shown, stderr always).
  */
-import { outcomeSupport, protocolOrDefault, type EventProtocol } from './protocol';
+import { outcomeSupportOf, protocolOrDefault, type EventProtocol } from './protocol';
 import { formatDiagnostic } from './diagnostics';
 import type { BrokenRuleReport, Decision, Diagnostic, HookResponse, Outcome } from './types';
+import type { HostRender } from './hosts/types';
 import { PREFIX, describeProblems } from './render/messages';
 import { emptyOutput, showsSystemMessage, writeOutput, type Output } from './render/output';
 
 export interface RenderOptions {
   onError: 'open' | 'closed';
+  /**
+   * A host other than Claude Code (engine/hosts/): its rows say what it honours, its writer
+   * writes the answer, and an outcome it cannot honour becomes the strictest one it can.
+   */
+  host?: HostRender;
 }
 
 /**
@@ -21,21 +27,21 @@ export interface RenderOptions {
  *   // { stdout: '{"decision":"block","reason":"tests fail"}\n', stderr: '', exitCode: 0 }
  */
 export function renderResponse(decision: Decision, options: RenderOptions): HookResponse {
-  const p = protocolOrDefault(decision.event);
+  const p = options.host ? options.host.protocol(decision.event) : protocolOrDefault(decision.event);
   const out: Output = emptyOutput();
-  applyOutcome(out, p, decision);
+  applyOutcome(out, p, decision, options.host);
   applyContexts(out, p, decision);
   out.warnings = [...decision.warnings];
   if (decision.warnings.length > 0 && !showsSystemMessage(p)) {
     for (const id of ruleIds(decision, 'warn')) out.problems.push(`${PREFIX}rule ${id}: warn cannot be shown on ${p.event}; it went to stderr only`);
   }
-  for (const d of decision.errors.filter((e) => e.severity === 'warning')) out.problems.push(describeProblems([d]));
   const broken = decision.broken ?? [];
   // The broken rules' diagnostics are in errors too (for the log); they are said per rule.
   const ofBroken = new Set(broken.flatMap((b) => b.diagnostics.map(formatDiagnostic)));
+  for (const d of decision.errors.filter((e) => e.severity === 'warning' && !ofBroken.has(formatDiagnostic(e)))) out.problems.push(describeProblems([d]));
   const errors = decision.errors.filter((e) => e.severity === 'error' && (ofBroken.size === 0 || !ofBroken.has(formatDiagnostic(e))));
   applyErrors(out, p, errors, broken, options.onError);
-  return writeOutput(p, out);
+  return options.host ? options.host.write(p, out) : writeOutput(p, out);
 }
 
 /**
@@ -45,8 +51,8 @@ export function renderResponse(decision: Decision, options: RenderOptions): Hook
  * @example renderFailure('PreToolUse', [diagnostic('no-policy', 'no policy file')], 'closed')
  *   // permissionDecision "deny", reason "hookpolicy: error no-policy: no policy file (failing closed: ...)"
  */
-export function renderFailure(eventName: string | null, problems: Diagnostic[], onError: 'open' | 'closed'): HookResponse {
-  const p = protocolOrDefault(eventName ?? 'the event');
+export function renderFailure(eventName: string | null, problems: Diagnostic[], onError: 'open' | 'closed', host?: HostRender): HookResponse {
+  const p = host ? host.protocol(eventName ?? 'the event') : protocolOrDefault(eventName ?? 'the event');
   const out: Output = emptyOutput();
   const errors = problems.filter((d) => d.severity === 'error');
   const warnings = problems.filter((d) => d.severity === 'warning');
@@ -64,13 +70,14 @@ export function renderFailure(eventName: string | null, problems: Diagnostic[], 
       out.problems.push(describeProblems(errors, `failing closed, but ${name} cannot be blocked: ${unchecked}`));
     }
   }
-  return writeOutput(p, out);
+  return host ? host.write(p, out) : writeOutput(p, out);
 }
 
-function applyOutcome(out: Output, p: EventProtocol, decision: Decision): void {
+function applyOutcome(out: Output, p: EventProtocol, decision: Decision, host?: HostRender): void {
   const outcome = decision.outcome;
   if (outcome === 'none') return;
-  if (!outcomeSupport(p.event, outcome).supported) {
+  if (!outcomeSupportOf(p, outcome).supported) {
+    if (host) return applyInstead(out, p, decision, host);
     const hint = outcome === 'deny' && p.block ? ' (use block)' : '';
     for (const id of ruleIds(decision, outcome)) {
       out.problems.push(`${PREFIX}rule ${id}: ${outcome} is not supported on ${p.event}, so it was not applied${hint}`);
@@ -82,9 +89,36 @@ function applyOutcome(out: Output, p: EventProtocol, decision: Decision): void {
   else out.permission = { decision: outcome, reason: decision.reason };
 }
 
+/**
+ * An outcome the host cannot honour on this event becomes the strictest one it can: an ask
+ * is denied (or blocked) where the host cannot ask, an allow says nothing (the host's own
+ * permission flow decides), a deny becomes a block where the host has no permission
+ * decision; and the user is told. Nothing here can turn a refusal into silence: a deny or
+ * an ask with nothing to become is reported as not applied, as for Claude Code.
+ */
+function applyInstead(out: Output, p: EventProtocol, decision: Decision, host: HostRender): void {
+  const outcome = decision.outcome as Outcome;
+  const ids = ruleIds(decision, outcome).join(', ');
+  const reason = decision.reason ?? `${PREFIX}${outcome} by rule ${ids}`;
+  const canDeny = outcomeSupportOf(p, 'deny').supported;
+  const canBlock = outcomeSupportOf(p, 'block').supported;
+  const said = `${PREFIX}rule ${ids}: ${host.title} cannot ${outcome} on ${p.event}`;
+  if (outcome === 'allow') {
+    out.problems.push(`${said}; it says nothing, and ${host.title}'s own permission flow decides`);
+  } else if ((outcome === 'ask' || outcome === 'block') && canDeny) {
+    out.permission = { decision: 'deny', reason };
+    out.problems.push(`${said}; denied instead`);
+  } else if ((outcome === 'ask' || outcome === 'deny') && canBlock) {
+    stop(out, p, reason);
+    out.problems.push(`${said}; blocked instead`);
+  } else {
+    out.problems.push(`${said}, so it was not applied`);
+  }
+}
+
 function applyContexts(out: Output, p: EventProtocol, decision: Decision): void {
   if (decision.contexts.length === 0) return;
-  if (outcomeSupport(p.event, 'context').supported) {
+  if (outcomeSupportOf(p, 'context').supported) {
     out.contexts = [...decision.contexts];
     return;
   }

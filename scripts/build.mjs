@@ -72,6 +72,11 @@ const LAZY_CHUNKS = [
   // pg and the team database's code: only `policy db` and `policy memory search` with a database load them.
   { request: '../engine/host/postgres/commands', importer: 'postgres-access.ts', chunk: 'postgres.cjs', entry: 'engine/host/postgres/commands.ts' },
   { request: '../embeddings/hybrid-search', importer: 'lazy-facts.ts', chunk: 'embeddings.cjs', entry: 'engine/host/embeddings/hybrid-search.ts' },
+  // A host adapter (engine/hosts/), loaded only under `policy hook --host NAME`: Claude Code's events never read one.
+  { request: '../engine/hosts/codex/adapter', importer: 'hook.ts', chunk: 'host-codex.cjs', entry: 'engine/hosts/codex/adapter.ts' },
+  { request: '../engine/hosts/gemini/adapter', importer: 'hook.ts', chunk: 'host-gemini.cjs', entry: 'engine/hosts/gemini/adapter.ts' },
+  { request: '../engine/hosts/identity', importer: 'hook.ts', chunk: 'host-identity.cjs', entry: 'engine/hosts/identity.ts' },
+  { request: '../engine/hosts/merge', importer: 'hook.ts', chunk: 'host-merge.cjs', entry: 'engine/hosts/merge.ts' },
 ];
 
 /** Leaves `require('./compile.cjs')` as written, and points each lazy chunk's require at its file. */

@@ -56,6 +56,7 @@ const NOT_CHECKED: Record<string, string> = {
   'settings-twice': 'needs two settings files; engine/lint/settings-registration.test.ts lints the example with both',
   'settings-runner-missing': 'a file missing on disk; the section has no example',
   'test-file-not-found': 'a suite or event file missing on disk; the section has no example',
+  'host-no-identity': 'a host\'s event at run time; engine/hosts/identity.test.ts and test/e2e/host-runner.test.ts produce it',
 };
 
 /** Every diagnostic of a code's example, its settings parsed as lint parses them. */

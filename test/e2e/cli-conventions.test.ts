@@ -68,7 +68,7 @@ describe('exit codes: 0 ok, 1 problems found, 2 usage or internal error', () => 
 });
 
 describe('policy hook: a usage error in its command line', () => {
-  const usage = "policy hook: unknown option '--bogus' (usage: policy hook [--config FILE]... [--on-error open|closed])";
+  const usage = "policy hook: unknown option '--bogus' (usage: policy hook [--config FILE]... [--on-error open|closed] [--host claude|codex|gemini])";
   let p: TempProject;
   beforeAll(() => {
     p = makeProject('version: 1\nrules:\n  - id: no-rm\n    on: PreToolUse\n    tools: Bash\n    command: ["rm -rf"]\n    deny: "no rm -rf"\n');
