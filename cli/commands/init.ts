@@ -26,6 +26,8 @@ import { withSelfProtectionPermissions } from '../../engine/init/permissions';
 import { sandboxOn, withSandbox } from '../../engine/init/sandbox';
 import { checkSandbox, permissionPaths, sandboxInstallNotes } from './init-guards';
 import { DEFAULT_PORT } from './serve';
+import { initHosts } from './init-hosts';
+import { isHostName, type HostName, type OtherHostName } from '../../engine/hosts/types';
 import { portNumber } from '../serve-values';
 
 export interface InitOptions {
@@ -44,6 +46,8 @@ export interface InitOptions {
   managedDir?: string;
   /** Turn on Claude Code's sandbox for Bash, with what keeps it from the guard (engine/init/sandbox.ts). */
   sandbox?: boolean;
+  /** --host claude,codex,gemini: the coding agents to register the runner with (default: claude). */
+  host?: string;
 }
 
 /** Where init writes: a settings scope, or the organisation's managed settings. */
@@ -72,11 +76,50 @@ export function register(program: Command): void {
     .option('--plugin <dir>', 'make <dir> a plugin (hooks/hooks.json, .claude-plugin/plugin.json, a marketplace entry) instead of writing settings')
     .option('-c, --config <file>', 'policy file (repeatable; default: as the runner finds it)', collect, [])
     .option('--project-dir <dir>', 'project root (default: $CLAUDE_PROJECT_DIR, else the current folder)')
+    .option('--host <hosts>', 'the coding agents to register the runner with, comma-separated: claude (.claude/settings.json), codex (.codex/config.toml), gemini (.gemini/settings.json); default claude')
     .exitOverride(usageErrorsExit2)
     .action((options: InitOptions) => runInit(options));
 }
 
 function runInit(options: InitOptions): void {
+  const hosts = parseHosts(options.host);
+  const others = hosts.filter((h): h is OtherHostName => h !== 'claude');
+  if (others.length === 0) return runClaudeInit(options);
+  if (options.plugin) fail('--plugin makes a Claude Code plugin: it cannot be used with --host codex or gemini');
+  if ((options.scope ?? 'project') !== 'project' && !hosts.includes('claude')) fail('--host codex and gemini write the project\'s own files: --scope does not apply to them');
+  let drift = false;
+  if (hosts.includes('claude')) {
+    try {
+      runClaudeInit(options);
+    } catch (e) {
+      // --check goes on to the other hosts before it says drift.
+      if (!(options.check && e instanceof CommanderError && e.exitCode === 1)) throw e;
+      drift = true;
+    }
+  }
+  const projectRoot = projectRootOf(options);
+  const configs = options.config.map((c) => path.resolve(projectRoot, c));
+  if (!options.check && !hosts.includes('claude')) scaffold(configs, projectRoot, packagePaths().root);
+  const loaded = loadPolicyForCommand(configs, projectRoot, process.env);
+  reportDiagnostics(loaded.diagnostics);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  drift = initHosts(others, {
+    policy: loaded.policy as CompiledPolicy, projectRoot, configs, check: options.check === true, env: process.env, home: homeDir(), out,
+    show: (file) => show(file, projectRoot),
+  }) || drift;
+  if (drift) throw new CommanderError(1, 'policy.exit', '');
+}
+
+/** The hosts --host names, Claude Code when none. */
+function parseHosts(value: string | undefined): HostName[] {
+  if (value === undefined) return ['claude'];
+  const names = value.split(',').map((h) => h.trim()).filter((h) => h !== '');
+  const bad = names.filter((h) => !isHostName(h) || h === 'copilot');
+  if (names.length === 0 || bad.length > 0) fail(`--host takes claude, codex and gemini, comma-separated, not ${JSON.stringify(value)}`);
+  return [...new Set(names as HostName[])];
+}
+
+function runClaudeInit(options: InitOptions): void {
   if (options.mode !== undefined && options.mode !== 'command' && options.mode !== 'http') fail(`--mode must be command or http, not ${options.mode}`);
   if (options.sandbox && options.plugin) fail('--sandbox cannot be used with --plugin: the sandbox is a setting of Claude Code\'s settings files, not of a plugin');
   if (options.mode === 'http' && options.plugin) fail('--mode http cannot be used with --plugin: a plugin\'s hooks run from a copy of it, so --mode http is for settings');
