@@ -71,13 +71,16 @@ export function isolation(): Isolation {
   return isolationCache;
 }
 
-let bundleFile: string | undefined;
+const bundleFiles = new Map<string, string>();
 
-function sessionBundle(): string {
-  if (bundleFile) return bundleFile;
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-client-')), 'run-session.cjs');
-  buildSync({ entryPoints: [path.join(__dirname, 'run-session.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: out, logLevel: 'error' });
-  return (bundleFile = out);
+/** A session runner bundled once per test process (run-session.ts, or a host's, test/real-client/hosts). */
+function sessionBundle(entry = path.join(__dirname, 'run-session.ts')): string {
+  const done = bundleFiles.get(entry);
+  if (done) return done;
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hp-client-')), `${path.basename(entry, '.ts')}.cjs`);
+  buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: out, logLevel: 'error' });
+  bundleFiles.set(entry, out);
+  return out;
 }
 
 export { clientEnv } from './client-env';
@@ -101,7 +104,7 @@ export interface RunClientOptions {
 }
 
 /** Runs the session bundle with `spec` (in the namespace when there is one) and returns its result. */
-function runBundle<T>(spec: object, timeoutMs: number): T {
+function runBundle<T>(spec: object, timeoutMs: number, entry?: string): T {
   const iso = isolation();
   const { managedDir } = spec as { managedDir?: string };
   if (managedDir && iso.kind !== 'netns') throw new Error(`managed settings need a private mount namespace, and ${iso.reason}`);
@@ -110,13 +113,22 @@ function runBundle<T>(spec: object, timeoutMs: number): T {
   const resultFile = path.join(work, 'result.json');
   fs.writeFileSync(specFile, JSON.stringify({ ...spec, loopbackUp: iso.kind === 'netns' }));
   const prefix = iso.kind === 'netns' ? [...iso.prefix, ...(managedDir ? ['-m'] : [])] : [];
-  const command = [...prefix, process.execPath, sessionBundle(), specFile, resultFile];
+  const command = [...prefix, process.execPath, sessionBundle(entry), specFile, resultFile];
   try {
     execFileSync(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs + 30_000 });
     return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as T;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs another session runner (`entry`: its .ts file, which reads SPEC.json and writes
+ * RESULT.json as run-session.ts does) in the same namespace, for hosts other than Claude Code.
+ * @example runSessionEntry<HostSessionOutcome>(path.join(__dirname, 'hosts', 'run-host-session.ts'), spec, 120_000)
+ */
+export function runSessionEntry<T>(entry: string, spec: object, timeoutMs: number): T {
+  return runBundle<T>(spec, timeoutMs, entry);
 }
 
 function requireBinary(): string {

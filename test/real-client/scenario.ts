@@ -8,6 +8,8 @@
 export interface ToolCall {
   name: string;
   input: Record<string, unknown>;
+  /** The tool's namespace, for a host that groups tools (Codex's `multi_agent_v1.spawn_agent`). */
+  namespace?: string;
 }
 
 /** One model turn: tool calls (answered by Claude Code with tool results) or final text. */
