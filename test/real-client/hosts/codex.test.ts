@@ -3,6 +3,8 @@
  * a project initialised with `policy init --host codex`: the same lanes as under Claude
  * Code, in the main session and in a subagent named by its agent_type.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { say, tools, type Scenario } from '../scenario';
 import { describeHost, HOST_SESSION_TIMEOUT_MS, runHostCase } from './suite';
 import { codexRequestText, codexToolOutput } from './wire-responses';
@@ -47,6 +49,38 @@ describeHost('codex', 'policy lanes under Codex CLI', () => {
     expect(project.exists('review-notes.txt')).toBe(false);
     expect(codexToolOutput(session.requests, 'call_s0_0_0')).toContain('HPDENY-REVIEWER: reviewer writes nothing; report review-notes.txt instead.');
     expect(project.exists('main-notes.txt')).toBe(true);
+  }, HOST_SESSION_TIMEOUT_MS);
+
+  it('keeps the session going until a Stop requirement holds', () => {
+    const policy = `version: 1
+rules:
+  - id: notes-first
+    on: Stop
+    require: [{ file: NOTES.md, min_bytes: 5 }]
+    block: "HPBLOCK-STOP: write NOTES.md before you stop."
+`;
+    const scenario: Scenario = { main: [say('first stop'), tools(shell('echo "done: all" > NOTES.md')), say('second stop')] };
+    const { project, session } = runHostCase({ host: 'codex', policy, scenario });
+    expect(project.exists('NOTES.md')).toBe(true);
+    const main = session.requests.filter((r) => r.script === 'main');
+    expect(main.map((r) => r.turn)).toEqual([0, 1, 2]);
+    expect(codexRequestText(main[1])).toContain('HPBLOCK-STOP: write NOTES.md before you stop.');
+  }, HOST_SESSION_TIMEOUT_MS);
+
+  it('skips hooks it has not trusted without a word, and policy init --check says so', () => {
+    const scenario: Scenario = { main: [tools(shell('touch PWNED.txt')), say('done')] };
+    const { project } = runHostCase({
+      host: 'codex', policy: LANES, scenario,
+      // The user never trusted the hooks: their config holds no trust for them.
+      beforeSession: (p) => {
+        const file = path.join(p.homeDir, '.codex', 'config.toml');
+        fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\[hooks\.state\.[^\n]*\]\ntrusted_hash = "[^"]*"\n/g, ''));
+      },
+    });
+    expect(project.exists('PWNED.txt')).toBe(true);
+    const check = project.policy('init', '--check', '--host', 'codex');
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('drift: Codex CLI: PreToolUse hook is not trusted: Codex skips it without a word');
   }, HOST_SESSION_TIMEOUT_MS);
 
   it('gives the model a context rule\'s text', () => {
