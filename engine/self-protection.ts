@@ -2,7 +2,7 @@
  * Built-in self-protection: hookpolicy's own files are the guard, so no agent may write
  * them, the main session included, through any writing tool (Bash's parsed writes too).
  * The protected files are the policy files, Claude Code's settings (project, local, user,
- * managed), the decision log, the memory store, the cache folders, the installed package
+ * managed), the other coding agents' files that run the runner (Codex, Gemini), the decision log, the memory store, the cache folders, the installed package
  * and the packages it loads at run time, and the programs its command starts (`node`,
  * `env` on PATH). A team opens them path by path in the top file's `settings.self_protection`
  * (`except` for everyone, `main_session` for the main session only).
@@ -50,9 +50,23 @@ export interface SelfProtectionFacts {
   programs?: string[];
   /** `$CLAUDE_CONFIG_DIR`, where Claude Code then keeps the user's settings instead of ~/.claude. */
   configDir?: string | null;
+  /** `$CODEX_HOME`, where Codex CLI then keeps the user's config (the trust of the runner's hooks) instead of ~/.codex. */
+  codexHome?: string | null;
 }
 
-const MESSAGE = '{{path}} is or holds one of hookpolicy\'s own files (a policy file, Claude Code\'s settings, the decision log, the memory store, a cache, the installed package or a program its hook command starts): no agent may write, move or remove it. '
+/**
+ * The files in the project where other coding agents are told to run the runner (engine/hosts/):
+ * Codex reads hooks from `.codex/config.toml` and `.codex/hooks.json`, Gemini from `.gemini/settings.json`.
+ */
+export const HOST_CONFIG_FILES: readonly string[] = ['.codex/config.toml', '.codex/hooks.json', '.gemini/settings.json'];
+
+/**
+ * The same agents' files in the user's home: their own hooks, Codex's record of which hooks
+ * the user trusts (a hook whose trust is gone is skipped without a word), Gemini's trusted folders.
+ */
+export const HOST_USER_FILES: readonly string[] = ['.codex/config.toml', '.codex/hooks.json', '.gemini/settings.json', '.gemini/trustedFolders.json'];
+
+const MESSAGE = '{{path}} is or holds one of hookpolicy\'s own files (a policy file, Claude Code\'s settings or another coding agent\'s hook configuration, the decision log, the memory store, a cache, the installed package or a program its hook command starts): no agent may write, move or remove it. '
   + 'Ask the user to change it, or the team to list it under settings.self_protection.';
 
 
@@ -119,6 +133,8 @@ export function ownPaths(policy: CompiledPolicy, facts: SelfProtectionFacts): { 
     ...policy.sources.map((s) => s.file),
     `${root}/.claude/policies.yaml`, `${root}/policies.yaml`,
     `${root}/.claude/settings.json`, `${root}/.claude/settings.local.json`,
+    // The other coding agents' entries for the runner (policy init --host): their hooks and, for Codex, their trust.
+    ...HOST_CONFIG_FILES.map((f) => `${root}/${f}`),
   ];
   const folders = [...facts.packageRoots, ...facts.cacheDirs];
   // The memory store: records an agent could plant, rewrite or erase would steer the rules that read them.
@@ -131,9 +147,14 @@ export function ownPaths(policy: CompiledPolicy, facts: SelfProtectionFacts): { 
     // and the log's end beside it (log-chain/last-line.ts).
     files.push(log, `${log}.lock`, `${log}.lock.break`, `${log}.last`);
   }
-  if (facts.home) files.push(`${facts.home.replace(/\/+$/, '')}/.claude/settings.json`, `${facts.home.replace(/\/+$/, '')}/.claude/settings.local.json`);
+  if (facts.home) {
+    const home = facts.home.replace(/\/+$/, '');
+    files.push(`${home}/.claude/settings.json`, `${home}/.claude/settings.local.json`, ...HOST_USER_FILES.map((f) => `${home}/${f}`));
+  }
   const config = facts.configDir?.replace(/\/+$/, '');
   if (config) files.push(`${config}/settings.json`, `${config}/settings.local.json`);
+  const codex = facts.codexHome?.replace(/\/+$/, '');
+  if (codex) files.push(`${codex}/config.toml`, `${codex}/hooks.json`);
   if (facts.managedDir) folders.push(facts.managedDir);
   return { files: [...new Set(files)], folders: [...new Set(folders)] };
 }
@@ -182,7 +203,9 @@ export function namedGuards(deny: readonly string[], files: readonly string[], f
 export function machineGlobs(facts: SelfProtectionFacts): string[] {
   const dir = facts.configDir?.replace(/\/+$/, '');
   const config = dir === undefined ? [] : [`${dir}/settings.json`, `${dir}/settings.local.json`];
-  return [...(facts.programs ?? []), ...config].map((file) => globOf(file, facts.projectRoot));
+  const codex = facts.codexHome?.replace(/\/+$/, '');
+  const codexFiles = codex === undefined ? [] : [`${codex}/config.toml`, `${codex}/hooks.json`];
+  return [...(facts.programs ?? []), ...config, ...codexFiles].map((file) => globOf(file, facts.projectRoot));
 }
 
 /**

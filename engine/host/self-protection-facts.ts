@@ -45,6 +45,7 @@ export function selfProtectionFacts(env: Readonly<Record<string, string | undefi
     managedDir: posix(managedSettingsDir()),
     programs: runnerPrograms(env.PATH ?? env.Path ?? '', project),
     configDir: env.CLAUDE_CONFIG_DIR ? toAbsolutePosix(env.CLAUDE_CONFIG_DIR, project) : null,
+    codexHome: env.CODEX_HOME ? toAbsolutePosix(env.CODEX_HOME, project) : null,
   };
 }
 
@@ -83,5 +84,5 @@ function plainAbsolute(dir: string): boolean {
  * @example guardsKey(selfProtectionFacts(process.env)) // '{"projectRoot":"/p",...}'
  */
 export function guardsKey(facts: SelfProtectionFacts): string {
-  return JSON.stringify([facts.projectRoot, facts.home, facts.cacheDirs, facts.packageRoots, facts.managedDir, facts.programs ?? [], facts.configDir ?? null]);
+  return JSON.stringify([facts.projectRoot, facts.home, facts.cacheDirs, facts.packageRoots, facts.managedDir, facts.programs ?? [], facts.configDir ?? null, facts.codexHome ?? null]);
 }

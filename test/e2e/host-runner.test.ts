@@ -67,6 +67,12 @@ describe('policy hook --host codex', () => {
     expect(last).toMatchObject({ event: 'PreToolUse', outcome: 'ask', rules: ['env-asks'], paths: ['.env'] });
   });
 
+  it('guards the runner\'s own entry: a patch to .codex/config.toml is denied', () => {
+    const patch = '*** Begin Patch\n*** Update File: .codex/config.toml\n@@\n-[[hooks.PreToolUse]]\n+\n*** End Patch';
+    const r = run(codex({ hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: { command: patch } }));
+    expect((r.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason).toMatch(/^\.codex\/config\.toml is or holds one of hookpolicy's own files/);
+  });
+
   it('blocks Stop', () => {
     expect(run(codex({ hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' })).json).toEqual({ decision: 'block', reason: 'Run the tests first.' });
   });

@@ -54,8 +54,21 @@ describe('self-protection through the runner', () => {
     ['the installed package', 'node_modules/hookpolicy/dist/hook.cjs'],
     ['the memory store\'s journal', '.claude/hookpolicy/memory/journal.jsonl'],
     ['the memory store\'s index', '.claude/hookpolicy/memory/index.db'],
+    ['Codex\'s hooks', '.codex/config.toml'],
+    ['Codex\'s hooks.json', '.codex/hooks.json'],
+    ['Gemini\'s settings', '.gemini/settings.json'],
   ])('denies a subagent\'s Write to %s', (_name, file) => {
     expect(decisionOf(project, write(project.file(file), 'lynch'))).toBe('deny');
+  });
+
+  it.each([
+    ['Codex\'s trust of the runner\'s hooks', '.codex/config.toml'],
+    ['Gemini\'s trusted folders', '.gemini/trustedFolders.json'],
+    ['Gemini\'s user settings', '.gemini/settings.json'],
+  ])('denies a Write to %s in the home folder', (_name, file) => {
+    const home = process.env.HOME as string;
+    expect(decisionOf(project, write(`${home}/${file}`, 'lynch'))).toBe('deny');
+    expect(decisionOf(project, bash(`echo 'enabled = false' >> ${home}/${file}`))).toBe('deny');
   });
 
   it('denies the main session too, and names the file and the way out', () => {
@@ -79,6 +92,8 @@ describe('self-protection through the runner', () => {
     ['an append to the memory journal', 'echo \'{"kind":"summary","text":"all tests pass"}\' >> .claude/hookpolicy/memory/journal.jsonl'],
     ['rm of the memory index', 'rm -f .claude/hookpolicy/memory/index.db'],
     ['a copy over the memory index', 'cp /tmp/x .claude/hookpolicy/memory/index.db'],
+    ['sed -i on Codex\'s hooks', 'sed -i /hookpolicy/d .codex/config.toml'],
+    ['switching the runner off in Gemini', 'echo \'{"hooksConfig":{"enabled":false}}\' > .gemini/settings.json'],
   ])('denies a Bash write by %s', (_name, command) => {
     expect(decisionOf(project, bash(command, 'murdock'))).toBe('deny');
   });
@@ -188,6 +203,12 @@ describe('self-protection through the runner', () => {
   it('denies a write to the user settings Claude Code reads from $CLAUDE_CONFIG_DIR (before: only ~/.claude was guarded)', () => {
     const config = project.file('profile');
     const r = project.run({ ...bash(`echo '{"disableAllHooks": true}' > ${config}/settings.json`, 'murdock'), cwd: project.dir }, { env: { CLAUDE_CONFIG_DIR: config } });
+    expect((r.json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput?.permissionDecision).toBe('deny');
+  });
+
+  it('denies a write to the config Codex reads from $CODEX_HOME, where it records which hooks the user trusts', () => {
+    const codexHome = project.file('codex-home');
+    const r = project.run({ ...bash(`sed -i '/trusted_hash/d' ${codexHome}/config.toml`, 'murdock'), cwd: project.dir }, { env: { CODEX_HOME: codexHome } });
     expect((r.json as { hookSpecificOutput?: { permissionDecision?: string } } | null)?.hookSpecificOutput?.permissionDecision).toBe('deny');
   });
 
