@@ -59,6 +59,9 @@ export const DIAGNOSTIC_CODES = {
   'webhook-env-not-allowed': { severity: 'warning', title: 'A webhook header names an environment variable log.webhook.allowed_env_vars does not list: it is sent as written' },
   'webhook-header-secret': { severity: 'warning', title: 'A webhook header value looks like a secret written into the policy' },
   'otlp-header-secret': { severity: 'warning', title: 'An OTLP header value looks like a secret written into the policy' },
+  'host-outcome-degraded': { severity: 'warning', title: 'A rule\'s outcome cannot take effect under a host the project uses: it becomes the strictest one the host can (an ask is denied on Codex CLI)' },
+  'host-event-missing': { severity: 'warning', title: 'A rule is on an event a host the project uses does not have, so it never fires there' },
+  'host-hooks-skipped': { severity: 'warning', title: 'A host the project uses would skip the runner: not trusted, switched off, or not registered for an event the policy needs' },
   'host-no-identity': { severity: 'warning', title: 'A rule names agents, and a host\'s events name no acting agent (Gemini CLI): it cannot judge them there, and on_error answers visibly' },
   'otlp-env-not-allowed': { severity: 'warning', title: 'An OTLP header names an environment variable log.otlp.allowed_env_vars does not list: it is sent as written' },
   // Running

@@ -17,16 +17,20 @@ export type { ClaudeSettings } from './lint/claude-settings';
 export { parseClaudeSettings, mergeClaudeSettings } from './lint/claude-settings';
 export { LINT_CHECKS } from './lint/checks';
 
+/** The per-host codes: reported for a pack's rules too. */
+const HOST_CODES = new Set(['host-outcome-degraded', 'host-event-missing', 'host-no-identity']);
+
 /**
  * Runs every lint check; the result is sorted by file, line and column.
  * @example lintPolicy(files, policy, { settings: null }) // [{ code: 'outcome-impossible', line: 7, ... }]
  */
 export function lintPolicy(files: LoadedFile[], policy: CompiledPolicy | null, options: LintOptions = {}): Diagnostic[] {
   const ctx = createLintContext(files, policy, options);
-  // Shipped packs are linted and tested here; their warnings are not the user's to fix.
+  // Shipped packs are linted and tested here; their warnings are not the user's to fix. What
+  // a host the project uses cannot do with a pack's rule is the user's to know, though.
   const packFiles = new Set(files.filter((f) => f.pack !== undefined).map((f) => f.file));
   const found = LINT_CHECKS.flatMap((check) => check.check(ctx));
-  return sortDiagnostics(found.filter((d) => d.severity === 'error' || d.file === undefined || !packFiles.has(d.file)));
+  return sortDiagnostics(found.filter((d) => d.severity === 'error' || d.file === undefined || !packFiles.has(d.file) || HOST_CODES.has(d.code)));
 }
 
 export interface LintResult {

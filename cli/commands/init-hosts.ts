@@ -17,7 +17,7 @@ import {
   codexHookState, codexHooksBlock, codexProjectTrusted, codexRunnerTrust, codexTrustBlock, readCodexToml, withCodexBlock, withTrustBlock, type CodexHookTrust,
 } from '../../engine/hosts/codex/config';
 import { geminiFolderTrust, geminiFolderTrustOn, geminiHooks, geminiSwitches } from '../../engine/hosts/gemini/config';
-import { installHooks, settingsProblem } from '../../engine/init/merge';
+import { countRunnerHooks, installHooks, settingsProblem } from '../../engine/init/merge';
 import { describePlan } from '../../engine/init/plan';
 import { isRunnerHook, handlerWords } from '../../engine/init/runner';
 import type { HooksConfig, SettingsObject } from '../../engine/init/types';
@@ -134,11 +134,7 @@ function codex(ctx: HostInitContext, plan: HostPlan, command: string): string[] 
     const actual = readCodexToml(before);
     if (!actual.config) return [`${shown}: ${actual.problem}: Codex reads none of its hooks`];
     problems.push(...codexDrift(actual.config, parsedWanted.config, shown));
-    for (const entry of codexRunnerTrust(actual.config, configFile)) {
-      const state = codexHookState(user.config, entry);
-      if (state.disabled) problems.push(`${entry.event} hook ${entry.key} is switched off (enabled = false) in ${userFile}`);
-      else if (state.trusted !== 'trusted') problems.push(`${entry.event} hook is ${state.trusted === 'modified' ? 'trusted in an older form' : 'not trusted'}: Codex skips it without a word (run policy init --host codex, or trust it in Codex's /hooks)`);
-    }
+    problems.push(...codexTrustProblems(actual.config, configFile, user.config, userFile));
   } else {
     requireInstalled(ctx, 'codex');
     if (wanted !== before) {
@@ -150,11 +146,62 @@ function codex(ctx: HostInitContext, plan: HostPlan, command: string): string[] 
     for (const line of describePlan(asHooks(plan))) ctx.out(`  ${line}`);
     problems.push(...recordCodexTrust(ctx, userFile, userText, codexRunnerTrust(parsedWanted.config, configFile)));
   }
-  if (!codexProjectTrusted(user.config, ctx.projectRoot)) {
-    problems.push(`Codex reads ${shown} only in a project it trusts, and ${ctx.projectRoot} is not: answer yes when Codex asks to trust the folder, `
-      + `or add to ${userFile}:\n  [projects.${JSON.stringify(ctx.projectRoot)}]\n  trust_level = "trusted"`);
+  problems.push(...codexProjectProblems(user.config, ctx.projectRoot, shown, userFile));
+  return problems;
+}
+
+/** The runner entries of a parsed config.toml that Codex would skip: not trusted, trusted in an older form, switched off. */
+function codexTrustProblems(config: Record<string, unknown>, configFile: string, userConfig: Record<string, unknown>, userFile: string): string[] {
+  const problems: string[] = [];
+  for (const entry of codexRunnerTrust(config, configFile)) {
+    const state = codexHookState(userConfig, entry);
+    if (state.disabled) problems.push(`${entry.event} hook ${entry.key} is switched off (enabled = false) in ${userFile}`);
+    else if (state.trusted !== 'trusted') problems.push(`${entry.event} hook is ${state.trusted === 'modified' ? 'trusted in an older form' : 'not trusted'}: Codex skips it without a word (run policy init --host codex, or trust it in Codex's /hooks)`);
   }
   return problems;
+}
+
+function codexProjectProblems(userConfig: Record<string, unknown>, projectRoot: string, shown: string, userFile: string): string[] {
+  if (codexProjectTrusted(userConfig, projectRoot)) return [];
+  return [`Codex reads ${shown} only in a project it trusts, and ${projectRoot} is not: answer yes when Codex asks to trust the folder, `
+    + `or add to ${userFile}:\n  [projects.${JSON.stringify(projectRoot)}]\n  trust_level = "trusted"`];
+}
+
+/** What lint needs of a project's hosts: the ones set up in it (their file holds runner entries), each with why it would skip the runner. */
+export interface HostFound {
+  host: 'codex' | 'gemini';
+  file: string;
+  skipped: string[];
+}
+
+/**
+ * The hosts a project is set up for (`names`: those asked for, set up or not), with the
+ * reasons each would skip the runner that do not depend on the policy: trust, switches.
+ * @example hostsInUse('/p', process.env, '/home/me', null) // [{ host: 'codex', file: '.codex/config.toml', skipped: [] }]
+ */
+export function hostsInUse(projectRoot: string, env: NodeJS.ProcessEnv, home: string, names: readonly OtherHostName[] | null, show: (file: string) => string): HostFound[] {
+  const found: HostFound[] = [];
+  const codexFile = path.join(projectRoot, '.codex', 'config.toml');
+  const codexText = readText(codexFile);
+  const codexConfig = codexText === null ? null : readCodexToml(codexText).config;
+  const configFile = path.resolve(codexFile).split(path.sep).join('/');
+  const codexSetUp = codexConfig !== null && codexRunnerTrust(codexConfig, configFile).length > 0;
+  if (names ? names.includes('codex') : codexSetUp) {
+    const userFile = path.join(env.CODEX_HOME || path.join(home, '.codex'), 'config.toml');
+    const user = readCodexToml(readText(userFile) ?? '').config ?? {};
+    const skipped = !codexSetUp
+      ? [`${show(codexFile)} sends no event to the runner (run policy init --host codex)`]
+      : [...codexTrustProblems(codexConfig, configFile, user, userFile), ...codexProjectProblems(user, projectRoot, show(codexFile), userFile)];
+    found.push({ host: 'codex', file: show(codexFile), skipped });
+  }
+  const geminiFile = path.join(projectRoot, '.gemini', 'settings.json');
+  const geminiSettings = readSettingsFile(geminiFile).settings;
+  const geminiSetUp = geminiSettings !== null && countRunnerHooks(geminiSettings as SettingsObject) > 0;
+  if (names ? names.includes('gemini') : geminiSetUp) {
+    const skipped = geminiSetUp ? geminiTrustProblems(projectRoot, env, home, geminiSettings as SettingsObject, show(geminiFile)) : [`${show(geminiFile)} sends no event to the runner (run policy init --host gemini)`];
+    found.push({ host: 'gemini', file: show(geminiFile), skipped });
+  }
+  return found;
 }
 
 /** The trust of init's entries in the user's config.toml, in a block of its own per project; the reasons it could not record some. */
@@ -233,16 +280,22 @@ function gemini(ctx: HostInitContext, plan: HostPlan, command: string): string[]
     }
     for (const line of describePlan(hooks)) ctx.out(`  ${line}`);
   }
-  const userDir = path.join(ctx.home, '.gemini');
+  problems.push(...geminiTrustProblems(ctx.projectRoot, ctx.env, ctx.home, merged.settings, shown));
+  return problems;
+}
+
+/** Why Gemini would skip the project's hooks: switched off, or a folder it does not trust. */
+function geminiTrustProblems(projectRoot: string, env: NodeJS.ProcessEnv, home: string, projectSettings: SettingsObject, shown: string): string[] {
+  const userDir = path.join(home, '.gemini');
   const userSettings = readSettingsFile(path.join(userDir, 'settings.json')).settings;
-  problems.push(...geminiSwitches([userSettings, merged.settings]));
-  if (geminiFolderTrustOn(userSettings) && ctx.env.GEMINI_CLI_TRUST_WORKSPACE !== 'true') {
-    const foldersFile = ctx.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || path.join(userDir, 'trustedFolders.json');
+  const problems = geminiSwitches([userSettings, projectSettings]);
+  if (geminiFolderTrustOn(userSettings) && env.GEMINI_CLI_TRUST_WORKSPACE !== 'true') {
+    const foldersFile = env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || path.join(userDir, 'trustedFolders.json');
     const folders = readSettingsFile(foldersFile).settings ?? {};
-    const trusted = geminiFolderTrust(folders, ctx.projectRoot);
+    const trusted = geminiFolderTrust(folders, projectRoot);
     if (trusted !== true) {
-      problems.push(`Gemini reads ${shown} only in a folder it trusts, and ${ctx.projectRoot} is ${trusted === false ? 'marked DO_NOT_TRUST' : 'not trusted yet'}: `
-        + `trust it when Gemini asks (or with /permissions), or add to ${foldersFile}: ${JSON.stringify({ [ctx.projectRoot]: 'TRUST_FOLDER' })}`);
+      problems.push(`Gemini reads ${shown} only in a folder it trusts, and ${projectRoot} is ${trusted === false ? 'marked DO_NOT_TRUST' : 'not trusted yet'}: `
+        + `trust it when Gemini asks (or with /permissions), or add to ${foldersFile}: ${JSON.stringify({ [projectRoot]: 'TRUST_FOLDER' })}`);
     }
   }
   return problems;

@@ -4,6 +4,7 @@
  * Exit 0 clean, 1 errors (or too many warnings), 2 usage or internal error.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { CommanderError, type Command } from 'commander';
 import { lintSources, mergeClaudeSettings, parseClaudeSettings, sortDiagnostics } from '../../engine/lint';
@@ -21,6 +22,8 @@ import { readProcessStdin, resolveLintTargets, withStdin } from '../lint-targets
 import { writeReportFile } from '../report-file';
 import { prepareRunnerCacheFor } from '../runner-cache';
 import { countSeverities, displayPath } from '../formatters/format';
+import { hostsInUse } from './init-hosts';
+import type { OtherHostName } from '../../engine/hosts/types';
 
 export interface LintCommandOptions {
   format: string;
@@ -33,6 +36,8 @@ export interface LintCommandOptions {
   quiet?: boolean;
   /** Write the report to this file (relative to cwd) instead of stdout. */
   outputFile?: string;
+  /** --host codex,gemini: lint for these coding agents too (default: those the project is set up for). */
+  host?: string;
 }
 
 export interface LintIO {
@@ -79,7 +84,12 @@ export function runLint(files: string[], options: LintCommandOptions, io: LintIO
   const settings = readSettings(options.settings, projectRoot, reader, io);
   if (settings === 'missing') return usage(io, `cannot read the settings file ${options.settings}`);
 
+  const hostNames = parseLintHosts(options.host);
+  if (hostNames === 'bad') return usage(io, `--host takes codex and gemini, comma-separated, not ${JSON.stringify(options.host)}`);
+  const home = io.env.HOME || io.env.USERPROFILE || os.homedir();
+  const hosts = hostsInUse(projectRoot, io.env, home, hostNames, (file) => displayPath(file, io.cwd));
   const lintOptions = {
+    hosts,
     settings: settings.settings,
     settingsFile: settings.label,
     settingsSources: settings.sources,
@@ -162,6 +172,13 @@ function usage(io: LintIO, message: string): number {
   return 2;
 }
 
+/** The hosts --host names (null: the ones the project is set up for), or 'bad'. */
+function parseLintHosts(value: string | undefined): OtherHostName[] | null | 'bad' {
+  if (value === undefined) return null;
+  const names = value.split(',').map((h) => h.trim()).filter((h) => h !== '' && h !== 'claude');
+  return names.every((h) => h === 'codex' || h === 'gemini') ? (names as OtherHostName[]) : 'bad';
+}
+
 function posix(p: string): string {
   return p.split(path.sep).join('/');
 }
@@ -177,6 +194,7 @@ export function register(program: Command): void {
     .option('--settings <file>', 'Claude Code settings file to check routing against (default: .claude/settings.json and .claude/settings.local.json when present)')
     .option('--no-settings', 'do not check Claude Code settings')
     .option('--project-dir <dir>', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the nearest folder with a policy, from the working directory up)')
+    .option('--host <hosts>', 'also lint for these coding agents, comma-separated: codex, gemini (default: those the project is set up for with policy init --host)')
     .option('--quiet', 'report errors only (warnings still count for --max-warnings)')
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout')
     .exitOverride((err) => {

@@ -24,6 +24,10 @@ import { templateUnknownValue } from './template-unknown-value';
 import { unsupportedEvent } from './unsupported-event';
 import { webhookHeaderSecret } from './webhook-header-secret';
 import { otlpHeaderSecret } from './otlp-header-secret';
+import { hostEventMissing } from './host-event-missing';
+import { hostHooksSkipped } from './host-hooks-skipped';
+import { hostNoIdentity } from './host-no-identity';
+import { hostOutcomeDegraded } from './host-outcome-degraded';
 
 export const LINT_CHECKS: readonly LintCheck[] = [
   unsupportedEvent,
@@ -46,4 +50,8 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   httpFailClosed,
   webhookHeaderSecret,
   otlpHeaderSecret,
+  hostOutcomeDegraded,
+  hostEventMissing,
+  hostNoIdentity,
+  hostHooksSkipped,
 ];

@@ -39,10 +39,21 @@ export interface LintContext {
   projectRoot: string | null;
   /** Whether a file exists (host I/O, injected; always true when not given). */
   exists(file: string): boolean;
+  /** The coding agents other than Claude Code the project runs the runner under (policy init --host), with what would make each skip it. */
+  hosts: readonly HostInUse[];
   /** Position of the value (or key) at `segments` inside the rule (`[]` = the rule itself). */
   at(rule: LintRule, segments: ReadonlyArray<string | number>, part?: 'key' | 'value'): SourceLocation;
   /** Position of character `offset` inside the string at `segments` (the string's start when unknown). */
   atOffset(rule: LintRule, segments: ReadonlyArray<string | number>, offset: number): SourceLocation;
+}
+
+/** A host the project is set up for, as the CLI found it. */
+export interface HostInUse {
+  host: 'codex' | 'gemini';
+  /** Its configuration file, for messages (`.codex/config.toml`). */
+  file: string;
+  /** Why the host would skip the runner's hooks (init --check's reasons); [] when it would run them. */
+  skipped: readonly string[];
 }
 
 /** One settings file as lint read it. */
@@ -58,6 +69,7 @@ export interface LintOptions {
   settingsChecked?: boolean;
   projectRoot?: string;
   exists?: (file: string) => boolean;
+  hosts?: readonly HostInUse[];
 }
 
 /**
@@ -83,6 +95,7 @@ export function createLintContext(files: readonly LoadedFile[], policy: Compiled
     settingsChecked: options.settingsChecked ?? false,
     projectRoot: options.projectRoot ?? null,
     exists: options.exists ?? (() => true),
+    hosts: options.hosts ?? [],
     at: (rule, segments, part = 'value') => rule.file.map.locate(rule.pointer + toPointer(segments), part),
     atOffset: (rule, segments, offset) => {
       const map = rule.file.map as Partial<TextSourceMap>;

@@ -56,7 +56,14 @@ const NOT_CHECKED: Record<string, string> = {
   'settings-twice': 'needs two settings files; engine/lint/settings-registration.test.ts lints the example with both',
   'settings-runner-missing': 'a file missing on disk; the section has no example',
   'test-file-not-found': 'a suite or event file missing on disk; the section has no example',
-  'host-no-identity': 'a host\'s event at run time; engine/hosts/identity.test.ts and test/e2e/host-runner.test.ts produce it',
+  'host-hooks-skipped': 'the hosts\' files and trust on disk; test/e2e/init-hosts.test.ts lints a project with them',
+};
+
+/** Codes whose example lint checks with a host in use (policy init --host): the host. */
+const HOST_LINTED: Record<string, 'codex' | 'gemini'> = {
+  'host-outcome-degraded': 'codex',
+  'host-event-missing': 'codex',
+  'host-no-identity': 'gemini',
 };
 
 /** Every diagnostic of a code's example, its settings parsed as lint parses them. */
@@ -71,7 +78,7 @@ function exampleDiagnostics(code: string): Diagnostic[] {
 
 describe('the examples of docs/diagnostics.md', () => {
   it('list every code once: linted, evaluated or not checked', () => {
-    const listed = [...LINTED, ...Object.keys(EVALUATED), ...Object.keys(NOT_CHECKED)];
+    const listed = [...LINTED, ...Object.keys(EVALUATED), ...Object.keys(NOT_CHECKED), ...Object.keys(HOST_LINTED)];
     expect([...listed].sort()).toEqual(Object.keys(DIAGNOSTIC_CODES).sort());
     expect(new Set(listed).size).toBe(listed.length);
   });
@@ -84,6 +91,15 @@ describe('the examples of docs/diagnostics.md', () => {
 
   it.each(LINTED)('%s: the example has no other error', (code) => {
     expect(exampleDiagnostics(code).filter((d) => d.code !== code && d.severity === 'error').map((d) => d.code)).toEqual([]);
+  });
+
+  it.each(Object.entries(HOST_LINTED))('%s: the example produces its code, at a position, with %s in use', (code, host) => {
+    const files = diagnosticExampleFiles(code);
+    const found = lintSources([Object.keys(files)[0]], memoryReader(files), { hosts: [{ host, file: `.${host}/x`, skipped: [] }] }).diagnostics;
+    expect(found.filter((d) => d.code === code && d.line !== undefined && d.column !== undefined).length).toBeGreaterThan(0);
+    expect(found.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual([]);
+    // Without the host, the same policy is clean of it.
+    expect(exampleDiagnostics(code).filter((d) => d.code === code)).toEqual([]);
   });
 
   it.each(Object.entries(EVALUATED))('%s: the example lints clean and fails on an event', async (code, event) => {

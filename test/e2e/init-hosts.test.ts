@@ -105,6 +105,23 @@ describe('policy init --host', () => {
     expect(skipped.stdout).toContain('drift: Gemini CLI: hooksConfig.disabled names "hookpolicy": Gemini skips the runner');
   });
 
+  it('policy lint finds the hosts the project is set up for, and says per host what it cannot honour and what would be skipped', () => {
+    fs.writeFileSync(path.join(project, '.claude', 'policies.yaml'), `${POLICY}  - id: env-asks\n    on: PreToolUse\n    tools: Write\n    paths: { deny: [".env"] }\n    ask: "Touching .env?"\n`);
+    init('--host', 'claude,codex,gemini');
+    const lint = runCli(['lint', '--format', 'json'], { cwd: project, env: env() });
+    const found = (JSON.parse(lint.stdout) as Array<{ file: string; code: string; line: number; message: string }>)
+      .filter((d) => d.code.startsWith('host-')).map((d) => `${d.file}:${d.line} ${d.code}: ${d.message}`);
+    expect(found).toEqual(expect.arrayContaining([
+      '.claude/policies.yaml:24 host-outcome-degraded: Rule "env-asks": under Codex CLI, ask on PreToolUse is denied instead',
+      '.claude/policies.yaml:18 host-event-missing: Rule "idle": Codex CLI has no TeammateIdle event, so the rule never fires under Codex CLI',
+      '.claude/policies.yaml:18 host-event-missing: Rule "idle": Gemini CLI has no TeammateIdle event, so the rule never fires under Gemini CLI',
+      '.claude/policies.yaml:12 host-no-identity: Rule "reviewer-writes-nothing" names agents, and Gemini CLI names no acting agent: under Gemini CLI the rule cannot judge an event, and on_error answers it',
+      expect.stringMatching(/^\.codex\/config\.toml:1 host-hooks-skipped: Codex CLI would skip the runner: Codex reads \.codex\/config\.toml only in a project it trusts/),
+      expect.stringMatching(/^\.gemini\/settings\.json:1 host-hooks-skipped: Gemini CLI would skip the runner: Gemini reads \.gemini\/settings\.json only in a folder it trusts/),
+    ]));
+    expect(found.filter((f) => f.includes('host-no-identity') && f.includes('Codex'))).toEqual([]);
+  });
+
   it('keeps the user\'s own Codex settings and hooks, and refuses a file it cannot join', () => {
     fs.mkdirSync(path.join(project, '.codex'));
     const mine = '# mine\nmodel = "o4"\n\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "./audit.sh"\n';
