@@ -251,6 +251,8 @@ export interface BrokenRule {
   tools: { names: string[]; patterns: RegexSource[] } | null;
   /** The errors that broke it, as lint reports them. */
   diagnostics: Diagnostic[];
+  /** Reported only at the events it could have judged (a rule set aside for a host: engine/hosts/identity.ts), not at every event. */
+  onlyWhereItJudges?: true;
 }
 
 export interface CompiledSettings {

@@ -23,12 +23,19 @@ import { parsePolicyText } from '../../engine/load';
 import { resolveProjectRoot, toAbsolutePosix } from '../../engine/host/project-root';
 import { parseEvent } from '../hook';
 import { isBuiltInRule } from '../../engine/self-protection';
+import { adapter as codexAdapter } from '../../engine/hosts/codex/adapter';
+import { adapter as geminiAdapter } from '../../engine/hosts/gemini/adapter';
+import { withoutAgentRules } from '../../engine/hosts/identity';
+import { mergeDecisions } from '../../engine/hosts/merge';
+import type { HostAdapter } from '../../engine/hosts/types';
 
 interface ExplainOptions {
   config: string[];
   json?: boolean;
   projectDir?: string;
   memory?: string;
+  /** --host codex|gemini: the event is that host's, read and answered as `policy hook --host` does. */
+  host?: string;
 }
 
 export interface LoadedForCommand {
@@ -75,23 +82,39 @@ export function register(program: Command): void {
     .option('--json', 'print one JSON object instead of the report')
     .option('--project-dir <dir>', 'project root (default: $CLAUDE_PROJECT_DIR, else the event\'s cwd, else the current folder)')
     .option('--memory <file>', 'a YAML or JSON list of records the memory store holds, instead of the project\'s store (as a test suite\'s memory:)')
+    .option('--host <host>', 'the coding agent whose event it is: claude (default), codex or gemini; read and answered as policy hook --host does')
     .exitOverride(usageErrorsExit2)
     .action(async (eventFile: string, options: ExplainOptions) => {
-      const event = readEvent(eventFile);
+      const host = hostOf(options.host);
+      const hostEvents = host ? readHostEvents(eventFile, host) : null;
+      if (hostEvents && hostEvents.events.length === 0) {
+        process.stdout.write(`${host!.title}'s ${hostEvents.hostEvent} has no counterpart the rules name: the runner answers nothing.\n`);
+        return;
+      }
+      const event = hostEvents ? hostEvents.events[0] : readEvent(eventFile);
       const projectRoot = options.projectDir
         ? toAbsolutePosix(options.projectDir, process.cwd())
         : resolveProjectRoot(process.env, event, process.cwd());
       const loaded = loadPolicyForCommand(options.config, projectRoot, process.env);
       reportDiagnostics(loaded.diagnostics);
-      const policy = loaded.policy as CompiledPolicy;
+      // A host that names no acting agent sets aside the rules that name agents, as the runner does.
+      const policy = host && !host.identity ? withoutAgentRules(loaded.policy as CompiledPolicy, host.title) : loaded.policy as CompiledPolicy;
       const now = Date.now;
       const memory = options.memory !== undefined ? fileMemory(options.memory, event, now()) : storeMemory(projectRoot, policy, now);
       const facts: Facts = memory ? { ...createFileFacts(projectRoot), memory } : createFileFacts(projectRoot);
-      const decision = await evaluate(policy, event, { projectRoot, env: process.env, facts, now });
+      const decisions: Decision[] = [];
+      for (const part of hostEvents?.events ?? [event]) decisions.push(await evaluate(policy, part, { projectRoot, env: process.env, facts, now }));
+      const decision = mergeDecisions(decisions);
       if (memory && 'close' in memory) memory.close();
-      const response = renderResponse(decision, { onError: policy.settings.onError });
+      const response = renderResponse(decision, host ? { onError: policy.settings.onError, host } : { onError: policy.settings.onError });
       const input = { decision, response, ruleCount: policy.rules.filter((r) => !isBuiltInRule(r)).length, projectRoot, ...explainOtlp(policy, decision, process.env) };
-      process.stdout.write(options.json ? `${JSON.stringify(explainJson(input), null, 2)}\n` : explainText(input));
+      const readAs = hostEvents ? hostEvents.events.map((e) => [e.hook_event_name, e.tool_name, (e.tool_input as { file_path?: string } | undefined)?.file_path].filter((x) => typeof x === 'string').join(' ')) : null;
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ ...(host ? { host: host.name, hostEvent: hostEvents!.hostEvent, readAs } : {}), ...explainJson(input) }, null, 2)}\n`);
+      } else {
+        if (host) process.stdout.write(`${host.title}'s ${hostEvents!.hostEvent}, read as: ${readAs!.join('; ')}\n\n`);
+        process.stdout.write(explainText(input));
+      }
     });
 }
 
@@ -125,6 +148,27 @@ function fileMemory(file: string, event: HookEvent, nowMs: number): InMemoryMemo
   }
   const session = typeof event.session_id === 'string' && event.session_id !== '' ? event.session_id : null;
   return new InMemoryMemory(memoryRecords(seeds, { session, nowMs }));
+}
+
+function hostOf(name: string | undefined): HostAdapter | null {
+  if (name === undefined || name === 'claude') return null;
+  if (name === 'codex') return codexAdapter;
+  if (name === 'gemini') return geminiAdapter;
+  process.stderr.write(`policy: --host must be claude, codex or gemini, not ${JSON.stringify(name)}\n`);
+  throw new CommanderError(2, 'policy.exit', '');
+}
+
+/** A host's event from the file, as the events the rules read. */
+function readHostEvents(file: string, host: HostAdapter): { hostEvent: string; events: HookEvent[] } {
+  let value: unknown = null;
+  try {
+    value = JSON.parse(file === '-' ? fs.readFileSync(0, 'utf8') : fs.readFileSync(path.resolve(file), 'utf8'));
+  } catch (e) {
+    reportDiagnostics([diagnostic('event-malformed', `cannot read the event file: ${(e as Error).message}`, { file })]);
+  }
+  const read = value !== null && typeof value === 'object' && !Array.isArray(value) ? host.read(value as Record<string, unknown>) : null;
+  if (!read) reportDiagnostics([diagnostic('event-malformed', `the event is not a ${host.title} hook event`, { file })]);
+  return read as { hostEvent: string; events: HookEvent[] };
 }
 
 function readEvent(file: string): HookEvent {

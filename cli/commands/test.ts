@@ -133,7 +133,7 @@ function suiteHost(workspace: Workspace, policy: CompiledPolicy): SuiteHost {
       // The suite's memory, in memory: a test never reads or writes the project's store.
       const facts = input.memory ? { ...files, memory: input.memory } : files;
       // trace: coverage counts the rules each case considered.
-      const hook = await runHook({ argv: [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false, trace: true, facts });
+      const hook = await runHook({ argv: input.host ? ['--host', input.host] : [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false, trace: true, facts });
       return { decision: hook.decision, response: hook.response };
     },
     now: () => Date.now(),

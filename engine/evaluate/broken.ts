@@ -11,7 +11,10 @@ import { anyMatch } from './regex';
  * @example brokenReports(policy.broken ?? [], 'PreToolUse', 'Write') // [{ name: 'no-src-writes', covers: true, ... }]
  */
 export function brokenReports(broken: readonly BrokenRule[], event: string | null, tool: string | null): BrokenRuleReport[] {
-  return broken.map((b) => ({ kind: b.kind, name: b.name, covers: event !== null && covers(b, event, tool), diagnostics: b.diagnostics }));
+  return broken
+    .map((b) => ({ rule: b, report: { kind: b.kind, name: b.name, covers: event !== null && covers(b, event, tool), diagnostics: b.diagnostics } }))
+    .filter(({ rule, report }) => report.covers || !rule.onlyWhereItJudges)
+    .map(({ report }) => report);
 }
 
 /** As the rule index reads a rule: its events (any when unknown), and its tools only where the event has a tool. */

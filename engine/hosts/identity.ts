@@ -37,6 +37,7 @@ export function withoutAgentRules(policy: CompiledPolicy, hostTitle: string): Co
         diagnostics: [diagnostic('host-no-identity',
           `rule "${rule.id}" names agents (${rule.agents.join(', ')}), and ${hostTitle} names no acting agent: it cannot judge this event`,
           rule.source)],
+        onlyWhereItJudges: true,
       });
     } else {
       rules.push(rule);

@@ -40,7 +40,7 @@ function toSuite(file: string, doc: Raw, map: SourceMap): TestSuite {
   const policy = doc.policy;
   const policies = policy === undefined ? [] : ([] as string[]).concat(policy as string | string[]).map((p) => toPosix(path.resolve(dir, p)));
   const cases = (doc.cases as Raw[]).map((c, i) => toCase(c, i, dir, map));
-  return { file, policies, env: (doc.env as Record<string, string>) ?? {}, files: (doc.files as Record<string, FileSpec>) ?? {}, memory: (doc.memory as MemorySeed[]) ?? [], cases };
+  return { file, host: (doc.host as TestSuite['host']) ?? 'claude', policies, env: (doc.env as Record<string, string>) ?? {}, files: (doc.files as Record<string, FileSpec>) ?? {}, memory: (doc.memory as MemorySeed[]) ?? [], cases };
 }
 
 function toCase(raw: Raw, index: number, dir: string, map: SourceMap): TestCase {
@@ -49,6 +49,7 @@ function toCase(raw: Raw, index: number, dir: string, map: SourceMap): TestCase 
   for (const key of EXPECT_KEYS) if (key in expect) expectLocations[key] = map.locate(`/cases/${index}/expect/${key}`, 'key');
   return {
     name: raw.name as string,
+    host: (raw.host as TestCase['host']) ?? null,
     location: map.locate(`/cases/${index}`),
     event: toEventSource(raw, dir),
     files: (raw.files as Record<string, FileSpec>) ?? {},

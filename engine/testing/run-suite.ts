@@ -21,6 +21,8 @@ export interface CaseInput {
   projectRoot: string;
   /** The case's memory store (the suite's and the case's records); absent when the policy turns the store off. */
   memory?: MemoryFacts;
+  /** The coding agent whose event it is, for `policy hook --host`; absent for Claude Code. */
+  host?: 'codex' | 'gemini';
 }
 
 export interface SuiteHost {
@@ -61,7 +63,8 @@ async function runCase(suite: TestSuite, c: TestCase, projectRoot: string, host:
   if ('error' in built) return { ...base, error: built.error };
   const env = { ...suite.env, ...c.env, CLAUDE_PROJECT_DIR: projectRoot };
   const memory = caseMemory(suite, c, built.event, policy, host.now());
-  const actual = await host.execute({ event: built.event, stdin: JSON.stringify(built.event), env, projectRoot, ...(memory ? { memory } : {}) });
+  const agent = c.host ?? suite.host;
+  const actual = await host.execute({ event: built.event, stdin: JSON.stringify(built.event), env, projectRoot, ...(memory ? { memory } : {}), ...(agent !== 'claude' ? { host: agent } : {}) });
   const failures = checkExpectation(c.expect, actual).map((f) => ({ ...f, location: c.expectLocations[f.key] }));
   const d = actual.decision;
   if (d) recordDecision(tally, d);

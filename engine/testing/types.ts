@@ -59,6 +59,8 @@ export interface Expectation {
 
 export interface TestCase {
   name: string;
+  /** The coding agent whose event this is (`policy hook --host`); null: the suite's. */
+  host: 'claude' | 'codex' | 'gemini' | null;
   /** Where the case starts in the suite file (its `- ` item). */
   location: SourceLocation;
   event: EventSource;
@@ -73,6 +75,8 @@ export interface TestCase {
 
 export interface TestSuite {
   file: string;
+  /** The coding agent whose events the cases are, unless a case says another (default claude). */
+  host: 'claude' | 'codex' | 'gemini';
   /** Absolute policy paths; empty = the project's default discovery. */
   policies: string[];
   env: Record<string, string>;

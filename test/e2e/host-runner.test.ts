@@ -2,7 +2,11 @@
  * `policy hook --host codex|gemini` as each host runs it: the built runner, the host's own
  * event on stdin, the answer in the host's shape, and the decision log in the project.
  */
-import { makeProject, type TempProject } from '../support/run-hook';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { makeProject, REPO_ROOT, type TempProject } from '../support/run-hook';
+import { runCli } from '../support/run-cli';
 
 const POLICY = `version: 1
 settings:
@@ -102,5 +106,40 @@ describe('policy hook --host gemini', () => {
   it('fails on a host event it cannot read as the policy says, visibly', () => {
     const r = run('[1, 2]');
     expect(r.stderr).toContain('event-malformed');
+  });
+});
+
+describe('policy test with a host', () => {
+  it('runs each case as its host sends it, and compares the answer in the host\'s shape', () => {
+    const r = runCli(['test', path.join('fixtures', 'hosts', 'hosts.test.yaml')], { cwd: REPO_ROOT });
+    expect(r.stdout).toContain('5 passed, 0 failed');
+    expect(r.code).toBe(0);
+  });
+
+  it('passes the example of docs/test-format.md\'s Hosts', () => {
+    const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'test-format.md'), 'utf8');
+    const example = /## Hosts[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hosts-doc-'));
+    fs.copyFileSync(path.join(REPO_ROOT, 'fixtures', 'hosts', 'policies.yaml'), path.join(dir, 'policies.yaml'));
+    fs.writeFileSync(path.join(dir, 'example.test.yaml'), example);
+    const r = runCli(['test', 'example.test.yaml'], { cwd: dir });
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(r.stdout).toContain('2 passed, 0 failed');
+  });
+});
+
+describe('policy explain with a host', () => {
+  it('reads the host\'s event as the runner does, and shows the answer in the host\'s shape', () => {
+    const patch = '*** Begin Patch\n*** Add File: ok.txt\n+fine\n*** Update File: .env\n@@\n-A=1\n+A=2\n*** End Patch';
+    project.write('codex-event.json', JSON.stringify(codex({ hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: { command: patch } })));
+    const r = runCli(['explain', 'codex-event.json', '--host', 'codex', '--json'], { cwd: project.dir, env: { CLAUDE_PROJECT_DIR: project.dir, HOOKPOLICY_CACHE_DIR: project.cacheDir } });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ host: 'codex', hostEvent: 'PreToolUse', readAs: ['PreToolUse Write ok.txt', 'PreToolUse Edit .env'] });
+    expect(JSON.parse(out.output.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+
+    project.write('gemini-event.json', JSON.stringify(gemini({ hook_event_name: 'BeforeModel', llm_request: {} })));
+    const none = runCli(['explain', 'gemini-event.json', '--host', 'gemini'], { cwd: project.dir, env: { CLAUDE_PROJECT_DIR: project.dir, HOOKPOLICY_CACHE_DIR: project.cacheDir } });
+    expect(none.stdout).toBe("Gemini CLI's BeforeModel has no counterpart the rules name: the runner answers nothing.\n");
   });
 });
