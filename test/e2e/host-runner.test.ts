@@ -93,8 +93,8 @@ describe('policy hook --host gemini', () => {
     expect(out.systemMessage).toContain('rule "reviewer-writes-nothing" names agents (lynch), and Gemini CLI names no acting agent');
   });
 
-  it('asks on write_file of .env, and retries AfterAgent with the reason', () => {
-    expect(run(gemini({ hook_event_name: 'BeforeTool', tool_name: 'write_file', tool_input: { file_path: '.env', content: 'x' } })).json).toMatchObject({ decision: 'ask', reason: 'Touching .env?' });
+  it('denies the ask on write_file of .env (Gemini\'s own ask hangs a non-interactive session), and retries AfterAgent with the reason', () => {
+    expect(run(gemini({ hook_event_name: 'BeforeTool', tool_name: 'write_file', tool_input: { file_path: '.env', content: 'x' } })).json).toMatchObject({ decision: 'deny', reason: 'Touching .env?' });
     expect(run(gemini({ hook_event_name: 'AfterAgent', prompt: 'go', prompt_response: 'done', stop_hook_active: false })).json).toEqual({ decision: 'deny', reason: 'Run the tests first.' });
   });
 

@@ -64,9 +64,11 @@ describe('readGeminiEvent', () => {
 describe('the Gemini answer', () => {
   const render = (d: Decision) => renderResponse(d, { onError: 'open', host: adapter });
 
-  it('denies and asks with decision and reason', () => {
+  it('denies with decision and reason, and denies an ask, which hangs a non-interactive Gemini', () => {
     expect(json(render(decision('PreToolUse', 'deny', [['r', 'deny', 'no']])).stdout)).toEqual({ decision: 'deny', reason: 'no' });
-    expect(json(render(decision('PreToolUse', 'ask', [['r', 'ask', 'sure?']])).stdout)).toEqual({ decision: 'ask', reason: 'sure?' });
+    expect(json(render(decision('PreToolUse', 'ask', [['r', 'ask', 'sure?']])).stdout)).toEqual({
+      decision: 'deny', reason: 'sure?', systemMessage: 'hookpolicy: rule r: Gemini CLI cannot ask on PreToolUse; denied instead',
+    });
   });
 
   it('blocks AfterAgent (Stop) and BeforeAgent (UserPromptSubmit) with a deny, and adds context where Gemini reads it', () => {

@@ -37,12 +37,15 @@ const toolEvent = { tool: true, matcherField: 'tool_name' } as const;
  */
 export function geminiProtocol(event: string): EventProtocol {
   switch (event) {
+    // Gemini takes `decision: "ask"`, but in non-interactive mode (-p, even with --yolo) it then
+    // waits for a confirmation no one can give, until the session is killed (measured on
+    // 0.61.0): an ask is denied instead, which never hangs a session.
     case 'PreToolUse': return protocolRow(event, {
       ...toolEvent,
-      permission: { channel: 'permission-decision', outcomes: ['deny', 'ask'] },
+      permission: { channel: 'permission-decision', outcomes: ['deny'] },
       block: 'permission-decision',
       blockAudience: 'model',
-      note: 'The model reads a deny as the tool error "Tool execution blocked: <reason>". No allow: Gemini\'s own approval decides.',
+      note: 'The model reads a deny as the tool error "Tool execution blocked: <reason>". An ask is denied (Gemini\'s own ask hangs a non-interactive session); an allow says nothing: Gemini\'s own approval decides.',
     });
     case 'PostToolUse': return protocolRow(event, { ...toolEvent, block: 'decision-block', blockAudience: 'model', context: true, note: 'A block replaces the tool result the model reads with the reason.' });
     case 'UserPromptSubmit': return protocolRow(event, { block: 'decision-block', blockAudience: 'user', context: true, note: 'A blocked prompt is discarded.' });
