@@ -80,6 +80,17 @@ describe('policy init --host', () => {
     expect(fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toBe(trust);
   });
 
+  it('prints what docs/commands/init.md shows', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'commands', 'init.md'), 'utf8');
+    const example = /## Other coding agents[\s\S]*?```console\n\$ npx (policy init[^\n]*)\n([\s\S]*?)```/.exec(doc);
+    const r = init(...(example?.[1] ?? '').split(' ').slice(2).filter((w) => w !== '--mode' && w !== 'command'));
+    const output = r.stdout.split(home).join('/home/me').split(project).join('/home/me/shop');
+    for (const line of (example?.[2] ?? '').split('\n').filter((l) => l !== '')) {
+      if (line.endsWith('...')) expect(output).toContain(line.slice(0, -3));
+      else expect(output.split('\n')).toContain(line);
+    }
+  });
+
   it('--check says every reason a host would skip the runner, then in sync once trusted', () => {
     init('--host', 'claude,codex,gemini');
     const drift = runCli(['init', '--check', '--host', 'codex,gemini'], { cwd: project, env: env() });

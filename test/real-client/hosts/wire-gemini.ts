@@ -66,3 +66,26 @@ export function geminiToolOutput(requests: HostRequest[], tool: string, nth = 0)
 export function geminiRequestText(request: HostRequest): string {
   return [textOf(request.body?.systemInstruction), ...contents(request.body ?? {}).map((c) => textOf(c.parts))].join('\n');
 }
+
+/**
+ * Every distinct place a marker reached the model, in the first request that shows it: a
+ * tool's response, or a user or model text.
+ * @example geminiSightings(requests, 'HPMARK1Z') // [{ where: 'tool response (error)', text: 'Tool execution blocked: <reason>' }]
+ */
+export function geminiSightings(requests: HostRequest[], marker: string): Array<{ where: string; text: string }> {
+  for (const r of requests.filter((x) => x.script === 'main')) {
+    const found: Array<{ where: string; text: string }> = [];
+    for (const c of contents(r.body ?? {})) {
+      for (const p of c.parts ?? []) {
+        const response = p.functionResponse?.response as Record<string, unknown> | undefined;
+        const text = p.functionResponse ? textOf(response) : (p.text ?? '');
+        if (!text.includes(marker)) continue;
+        const where = p.functionResponse ? `tool response${response && 'error' in response ? ' (error)' : ''}` : `${c.role} text`;
+        const line = text.split('\n').find((l) => l.includes(marker)) ?? text;
+        if (!found.some((f) => f.where === where && f.text === line)) found.push({ where, text: line });
+      }
+    }
+    if (found.length > 0) return found;
+  }
+  return [];
+}

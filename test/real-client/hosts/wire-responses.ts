@@ -107,3 +107,23 @@ export function codexToolOutput(requests: HostRequest[], callId: string): string
 export function codexRequestText(request: HostRequest): string {
   return [textOf(request.body?.instructions), ...items(request.body ?? {}).map((i) => textOf(i.content ?? i.output ?? ''))].join('\n');
 }
+
+/**
+ * Every distinct place a marker reached the model, in the first request that shows it:
+ * a tool's output, or a message of a role.
+ * @example codexSightings(requests, 'HPMARK1Z') // [{ where: 'tool output', text: 'Command blocked by PreToolUse hook: <reason>...' }]
+ */
+export function codexSightings(requests: HostRequest[], marker: string): Array<{ where: string; text: string }> {
+  for (const r of requests.filter((x) => x.script === 'main')) {
+    const found: Array<{ where: string; text: string }> = [];
+    for (const i of items(r.body ?? {})) {
+      const text = textOf(i.type === 'function_call_output' ? i.output : i.content);
+      if (!text.includes(marker)) continue;
+      const where = i.type === 'function_call_output' ? 'tool output' : `${i.role ?? i.type} message`;
+      const line = text.split('\n').find((l) => l.includes(marker)) ?? text;
+      if (!found.some((f) => f.where === where && f.text === line)) found.push({ where, text: line });
+    }
+    if (found.length > 0) return found;
+  }
+  return [];
+}
