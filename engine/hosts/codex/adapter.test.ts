@@ -1,17 +1,10 @@
 import { renderFailure, renderResponse } from '../../render';
 import { diagnostic } from '../../diagnostics';
-import type { Decision, RuleHit } from '../../types';
+import type { Decision } from '../../types';
+import { firedDecision } from '../../../test/support/decision';
 import { adapter, readCodexEvent } from './adapter';
 
-function decision(event: string, outcome: Decision['outcome'], fired: Array<[string, RuleHit['outcome'], string]>): Decision {
-  const hits = fired.map(([id, o, message]) => ({ id, outcome: o, message, source: { file: 'p.yaml', line: 1, column: 1 } }));
-  const decidedBy = hits.filter((h) => h.outcome === outcome);
-  return {
-    event, agent: null, tool: null, outcome, reason: decidedBy.map((h) => h.message).join('\n') || null, decidedBy, hits,
-    contexts: hits.filter((h) => h.outcome === 'context').map((h) => h.message), warnings: hits.filter((h) => h.outcome === 'warn').map((h) => h.message),
-    trace: [], bypass: null, errors: [],
-  };
-}
+const decision = firedDecision;
 
 const json = (stdout: string) => (stdout === '' ? null : JSON.parse(stdout));
 

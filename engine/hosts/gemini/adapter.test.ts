@@ -1,18 +1,11 @@
 import { renderResponse } from '../../render';
-import type { Decision, RuleHit } from '../../types';
+import type { Decision } from '../../types';
+import { firedDecision } from '../../../test/support/decision';
 import { adapter, readGeminiEvent } from './adapter';
 import { geminiEventFor } from './events';
 import { geminiToolsFor } from './tools';
 
-function decision(event: string, outcome: Decision['outcome'], fired: Array<[string, RuleHit['outcome'], string]>): Decision {
-  const hits = fired.map(([id, o, message]) => ({ id, outcome: o, message, source: { file: 'p.yaml', line: 1, column: 1 } }));
-  const decidedBy = hits.filter((h) => h.outcome === outcome);
-  return {
-    event, agent: null, tool: null, outcome, reason: decidedBy.map((h) => h.message).join('\n') || null, decidedBy, hits,
-    contexts: hits.filter((h) => h.outcome === 'context').map((h) => h.message), warnings: hits.filter((h) => h.outcome === 'warn').map((h) => h.message),
-    trace: [], bypass: null, errors: [],
-  };
-}
+const decision = firedDecision;
 
 const json = (stdout: string) => (stdout === '' ? null : JSON.parse(stdout));
 const base = { session_id: 's', transcript_path: '/t.jsonl', cwd: '/p', timestamp: '2026-11-28T00:00:00Z' };
