@@ -6,7 +6,7 @@
  * event, which costs a process, never a missed rule).
  */
 import { escapeRegex } from '../init/matcher';
-import { planHooks } from '../init/plan';
+import { planHooks, routedRules } from '../init/plan';
 import type { CommandHook } from '../init/types';
 import type { CompiledPolicy } from '../types';
 import { CODEX_EVENTS } from './codex/events';
@@ -76,7 +76,7 @@ function listRules(rules: string[]): string {
  */
 function geminiMatcher(policy: CompiledPolicy, event: string, claudeMatchers: Array<string | undefined>): string | undefined {
   if (event === 'PreToolUse' || event === 'PostToolUse') {
-    const rules = policy.rules.filter((r) => r.events.includes(event));
+    const rules = routedRules(policy).filter((r) => r.events.includes(event));
     if (rules.some((r) => r.tools === null || r.tools.patterns.length > 0)) return undefined;
     // A name with no Gemini counterpart stays as written: a rule may name a Gemini tool (save_memory) as it is.
     const names = [...new Set(rules.flatMap((r) => r.tools!.names.flatMap((n) => (geminiToolsFor(n).length > 0 ? geminiToolsFor(n) : [n]))))];

@@ -10,6 +10,7 @@
 import { protocolFor } from '../protocol';
 import type { CompiledPolicy, CompiledRule, RegexSource } from '../types';
 import { ifRuleFor } from './if-rule';
+import { routedRules } from './plan';
 import { literalOf, matcherAccepts } from './matcher';
 import { ensurePort, handlerWords, isEnsureHook, isRunnerHook } from './runner';
 import type { SettingsObject } from './types';
@@ -50,8 +51,7 @@ export function checkDrift(policy: CompiledPolicy, sources: readonly SettingsSou
   const routes = collectRoutes(sources);
   const items: DriftItem[] = [];
   const used = new Set<string>();
-  // A rule that rides along needs no entry of its own (engine/init/plan.ts).
-  const routed = policy.rules.filter((r) => !r.ridesAlong);
+  const routed = routedRules(policy);
   for (const rule of routed) for (const e of rule.events) used.add(e);
   for (const event of used) {
     const p = protocolFor(event);

@@ -25,14 +25,22 @@ const NO_MATCHER_FROM_RULES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The rules that need entries: all but those that ride along (a built-in rule that judges
+ * what other rules route, and routes nothing itself).
+ * @example routedRules(policy).some((r) => r.id === 'hookpolicy-server-secrets' && r.tools?.names.includes('Read')) // false
+ */
+export function routedRules(policy: CompiledPolicy): CompiledRule[] {
+  return policy.rules.filter((r) => !r.ridesAlong);
+}
+
+/**
  * The hooks object for a policy, in the contract's event order.
  * @example planHooks(policy, { handler }).hooks
  *   // { PreToolUse: [{ matcher: 'Write|Edit', hooks: [handler] }], Stop: [{ hooks: [handler] }] }
  */
 export function planHooks(policy: CompiledPolicy, options: PlanOptions): HookPlan {
   const plan: HookPlan = { hooks: {}, notes: [] };
-  // A rule that rides along judges what other rules route; it routes nothing itself.
-  const routed = policy.rules.filter((r) => !r.ridesAlong);
+  const routed = routedRules(policy);
   const used = new Set(routed.flatMap((r) => r.events));
   for (const p of eventProtocols()) {
     if (!used.has(p.event)) continue;

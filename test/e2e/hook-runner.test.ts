@@ -220,7 +220,7 @@ describe('the compiled-policy cache', () => {
     const files = policyCacheFiles();
     const whole = files.filter((f) => /^[0-9a-f]+\.json$/.test(f));
     expect([whole.length, files.filter((f) => f.endsWith('.head.json')).length]).toEqual([1, 1]);
-    expect(JSON.parse(unsealed(fs.readFileSync(path.join(cacheDir, whole[0]), 'utf8')) as string).policy.rules.map((r: { id: string }) => r.id)).toEqual(['no-env-writes', 'hookpolicy-self-protection']);
+    expect(JSON.parse(unsealed(fs.readFileSync(path.join(cacheDir, whole[0]), 'utf8')) as string).policy.rules.map((r: { id: string }) => r.id)).toEqual(['no-env-writes', 'hookpolicy-self-protection', 'hookpolicy-server-secrets', 'hookpolicy-server-secrets']);
   });
 
   it("a build removes a deleted project's cache files once they are a month old", async () => {
