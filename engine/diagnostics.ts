@@ -36,6 +36,7 @@ export const DIAGNOSTIC_CODES = {
   'unknown-agent': { severity: 'warning', title: 'A rule names an agent or role the policy does not define' },
   'role-cycle': { severity: 'error', title: 'Roles include each other in a cycle' },
   'template-unknown-value': { severity: 'warning', title: 'A template names a value the rule\'s events never carry' },
+  'template-pattern': { severity: 'info', title: 'A templated path reads an event\'s value as a glob pattern ({{glob:name}})' },
   'outcome-impossible': { severity: 'error', title: 'A rule\'s outcome cannot take effect on one of its events' },
   'message-user-only': { severity: 'warning', title: 'A deny/block/ask message is read by the user only (or nobody), never by the model' },
   'rule-unreachable': { severity: 'warning', title: 'A rule can never fire: a condition matches nothing its events carry' },

@@ -71,6 +71,11 @@ describe('conditions', () => {
       { status: 'not-matched', failed: { condition: 'only_if_exists', detail: '.agent/teams/t2 does not exist' } }],
     ['only_if_exists: no value', { onlyIfExists: '.agent/teams/{{team_name}}' }, bash,
       { status: 'not-matched', failed: { condition: 'only_if_exists', detail: 'no value for {{team_name}}' } }],
+    // `..` would be .agent, which exists: a value never leaves the folder it was meant for
+    ['only_if_exists: a value of .. is not a folder name', { onlyIfExists: '.agent/teams/{{team_name}}' }, { ...bash, team_name: '..' },
+      { status: 'not-matched', failed: { condition: 'only_if_exists', detail: '{{team_name}} is "..", not one folder name' } }],
+    ['only_if_exists: a value holding / is not a folder name', { onlyIfExists: '.agent/teams/{{team_name}}' }, { ...bash, team_name: 't1/../..' },
+      { status: 'not-matched', failed: { condition: 'only_if_exists', detail: '{{team_name}} is "t1/../..", not one folder name' } }],
   ])('%s', async (_name, rule, event, expected) => {
     const decision = await run([compiledRule(rule)], event, { '.agent/teams/t1/notes.md': { content: 'x' } });
     expect(decision.trace).toHaveLength(1);

@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { memoryContext } from '../test/support/memory-facts';
 import { storeContext } from '../test/support/memory-store';
 import { buildPolicy } from './build-policy';
 import { evaluate } from './evaluate';
@@ -40,6 +41,26 @@ function build(block: string): CompiledPolicy {
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return result.policy!;
 }
+
+describe('docs/language.md, Templates in paths', () => {
+  const policy = build(yamlBlocks('language.md', '### Templates in paths')[0]);
+  const idle = (teammate: string, team = 't1') => evaluate(policy, { hook_event_name: 'TeammateIdle', cwd: '/proj', team_name: team, teammate_name: teammate }, memoryContext({
+    '.agent/teams/t1/tester(1)/L1-index.yaml': { size: 60 },
+    '.agent/teams/t1/researcher-1/L1-index.yaml': { size: 60 },
+    '.agent/L1-index.yaml': { size: 60 },
+  }));
+
+  test.each([['tester(1)', 'none'], ['researcher-1', 'none'], ['*', 'block'], ['researcher-?', 'block'], ['{researcher-1,x}', 'block']])(
+    'teammate %s: %s', async (teammate, outcome) => {
+      expect((await idle(teammate)).outcome).toBe(outcome);
+    },
+  );
+
+  test('a team named .. is not a folder name: the rule does not apply', async () => {
+    const d = await idle('ba', '..');
+    expect(d.trace[0].failed).toEqual({ condition: 'only_if_exists', detail: '{{team_name}} is "..", not one folder name' });
+  });
+});
 
 const memoryBlocks = yamlBlocks('language.md', '## Memory: record and recall');
 /** Every memory example as one policy, so each rule can be tried by id. */

@@ -56,6 +56,21 @@ describe('let', () => {
     expect(decision.reason).toBe(expected);
   });
 
+  test.each<[string, CompiledLet, HookEvent, string | null]>([
+    ['a newest glob takes a value as the name it is',
+      letOf({ name: 'n', kind: 'newest', target: 'notes/{{team_name}}.md' }), { ...event, team_name: '*' }, null],
+    ['a newest glob matches the named file only',
+      letOf({ name: 'n', kind: 'newest', target: 'notes/{{team_name}}*.md' }), { ...event, team_name: '{b,c}' }, null],
+    ['{{glob:name}} reads the value as a pattern',
+      letOf({ name: 'n', kind: 'newest', target: 'notes/{{glob:team_name}}.md' }), { ...event, team_name: '*' }, 'note for b'],
+    ['a file let does not leave its folder',
+      letOf({ name: 'n', kind: 'file', target: 'notes/{{team_name}}' }), { ...event, team_name: '../package.json' }, null],
+  ])('%s', async (_name, l, ev, expected) => {
+    const { decision, trace } = await messageWith([l], '{{n}}', ev);
+    expect(decision.reason).toBe(expected);
+    if (expected === null) expect(trace.status).toBe('not-matched');
+  });
+
   test('values are cut to 10,000 characters and recorded in the trace', async () => {
     const { decision, trace } = await messageWith([letOf({ name: 'b', kind: 'file', target: 'big.txt' })], 'ok');
     expect(decision.outcome).toBe('block');

@@ -6,7 +6,8 @@
 import type { CompiledLet, Facts, FileFact } from '../types';
 import { cutText, getField, valueText } from './fields';
 import { policyRegexExec } from './regex';
-import { renderStrict } from './template';
+import { escapeGlob, renderPathTemplate } from './path-template';
+import { notOneName } from './requirements';
 
 /**
  * A computed value, or why it could not be computed; `path` is the file it came from, if
@@ -22,11 +23,12 @@ export type LetResult =
  * @example computeFileLet(gcLet, lookup, facts) // { ok: true, value: '3', path: '.agent/teams/t1/global-context.md' }
  */
 export function computeFileLet(l: CompiledLet, lookup: (name: string) => string | undefined, facts: Facts): LetResult {
-  const target = renderStrict(l.target, lookup);
+  const target = renderPathTemplate(l.target, lookup, l.kind === 'newest');
   if (target.missing !== undefined) return { ok: false, detail: `no value for {{${target.missing}}}`, path: null };
+  if (target.refused !== undefined) return { ok: false, detail: notOneName(target.refused, target.value), path: null };
   let path = target.text;
   if (l.kind === 'newest') {
-    const newest = newestFile(facts.findFiles(path));
+    const newest = newestFile(facts.findFiles(target.isGlob ? path : escapeGlob(path, true)));
     if (!newest) return { ok: false, detail: `no file matches ${path}`, path: null };
     path = newest.path;
   }

@@ -4,6 +4,7 @@
  */
 import type { CompiledRule, Diagnostic, Outcome } from '../types';
 import { getField, valueText } from './fields';
+import { PATTERN_PREFIX } from './path-template';
 import type { EventScope } from './scope';
 
 /** What a rule has computed so far, beyond the event itself. */
@@ -25,11 +26,13 @@ export interface RuleValues {
 }
 
 /**
- * A lookup function for renderTemplate / renderStrict.
+ * A lookup function for renderTemplate, renderStrict and renderPathTemplate.
  * @example lookupFor(scope, rule, { lets: null, caught: ['src/a.ts'], unmet: null })('path') // 'src/a.ts'
  */
 export function lookupFor(scope: EventScope, rule: CompiledRule, values: RuleValues): (name: string) => string | undefined {
-  return (name) => {
+  return (placeholder) => {
+    // `{{glob:name}}` asks for the value as a pattern in a path template (path-template.ts); elsewhere it is the value.
+    const name = placeholder.startsWith(PATTERN_PREFIX) ? placeholder.slice(PATTERN_PREFIX.length) : placeholder;
     const own = values.lets?.get(name);
     if (own !== undefined) return own;
     switch (name) {

@@ -62,6 +62,46 @@ describe('require', () => {
     expect(trace.failed).toEqual(failed);
   });
 
+  describe('event values are names, not patterns (a teammate cannot pass on another\'s notes)', () => {
+    const notes = (who: string): Record<string, MemoryFile> => ({
+      [`.agent/teams/t1/${who}/L1-index.yaml`]: { size: 60 },
+      [`.agent/teams/t1/${who}/L2-summary.md`]: { size: 120 },
+    });
+    const both: CompiledRequirement[] = [
+      { file: `${teamDir}/L1-index.yaml`, minBytes: 50 },
+      { file: `${teamDir}/L2-summary.md`, minBytes: 100 },
+    ];
+    async function idleOf(teammate: string, present: Record<string, MemoryFile>, team = 't1') {
+      const rule = compiledRule({ events: ['TeammateIdle'], outcome: 'block', requires: both, message: '{{unmet}}' });
+      return evaluate(compiledPolicy([rule]), { ...idle, team_name: team, teammate_name: teammate }, memoryContext(present));
+    }
+
+    test.each(['tester(1)', 'researcher-?', '{a,b}', '*', 'x[1]', 'a+(b)'])('%s with its own notes may go idle', async (name) => {
+      expect((await idleOf(name, notes(name))).outcome).toBe('none');
+    });
+    test.each<[string, string]>([['*', 'murdock'], ['researcher-?', 'researcher-1'], ['{a,b}', 'a'], ['x[1]', 'x1'], ['tester(1)', 'tester1']])(
+      '%s does not pass on the notes of %s', async (name, other) => {
+        const decision = await idleOf(name, notes(other));
+        expect(decision.outcome).toBe('block');
+        expect(decision.reason).toBe(`L1-index.yaml missing under .agent/teams/t1 (needs >= 50 bytes); L2-summary.md missing under .agent/teams/t1 (needs >= 100 bytes)`);
+      },
+    );
+    test('a team folder named with glob characters is named as written in {{unmet}}', async () => {
+      const decision = await idleOf('ba', {}, 'team(1)');
+      expect(decision.reason).toBe('L1-index.yaml missing under .agent/teams/team(1) (needs >= 50 bytes); L2-summary.md missing under .agent/teams/team(1) (needs >= 100 bytes)');
+    });
+    test.each([['..'], ['.'], ['../..'], ['t1/../..'], ['a\\..']])('team_name %s never leaves .agent/teams: the rule does not apply', async (team) => {
+      const decision = await idleOf('murdock', { ...notes('murdock'), '.agent/murdock/L1-index.yaml': { size: 60 } }, team);
+      expect(decision.outcome).toBe('none');
+      expect(decision.trace[0].failed).toEqual({ condition: 'require', detail: `{{team_name}} is ${JSON.stringify(team)}, not one folder name` });
+    });
+    test('{{glob:name}} asks for the value as a pattern', async () => {
+      const rule = compiledRule({ events: ['TeammateIdle'], outcome: 'block', requires: [{ file: '.agent/teams/{{team_name}}/**/{{glob:teammate_name}}/L1-index.yaml', minBytes: 50 }], message: '{{unmet}}' });
+      const decision = await evaluate(compiledPolicy([rule]), { ...idle, teammate_name: 'mur*' }, memoryContext(notes('murdock')));
+      expect(decision.outcome).toBe('none');
+    });
+  });
+
   test('describeUnmet skips met requirements', () => {
     expect(describeUnmet([
       { file: 'a.md', minBytes: 1, found: { path: 'a.md', size: 3, mtimeMs: 0 }, ok: true },

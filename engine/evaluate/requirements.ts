@@ -3,15 +3,12 @@
  * when any of them is unmet; `{{unmet}}` describes those.
  */
 import type { CompiledRequirement, Facts, FileFact, RequirementCheck } from '../types';
-import { renderStrict } from './template';
+import { escapeGlob, hasGlobChars, literalSegment, renderPathTemplate } from './path-template';
 
-/** True when the text has a glob character (a scan, not a regex: no compile at the first event). */
-function hasGlobChars(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if ('*?[]{}()!'.includes(text[i])) return true;
-  return false;
-}
-
-/** The checks, or the first placeholder a requirement path had no value for. */
+/**
+ * The checks, or why a requirement path could not be filled in: the first placeholder
+ * with no value, or a value that would leave its folder (path-template.ts).
+ */
 export type RequirementResult = { checks: RequirementCheck[]; missing?: undefined } | { checks?: undefined; missing: string };
 
 /**
@@ -26,10 +23,11 @@ export function checkRequirements(
 ): RequirementResult {
   const checks: RequirementCheck[] = [];
   for (const req of requires) {
-    const rendered = renderStrict(req.file, lookup);
-    if (rendered.missing !== undefined) return { missing: rendered.missing };
+    const rendered = renderPathTemplate(req.file, lookup, true);
+    if (rendered.missing !== undefined) return { missing: `no value for {{${rendered.missing}}}` };
+    if (rendered.refused !== undefined) return { missing: notOneName(rendered.refused, rendered.value) };
     const file = rendered.text;
-    const found = largest(matchingFiles(file, facts));
+    const found = largest(matchingFiles(file, rendered.isGlob, facts));
     checks.push({ file, minBytes: req.minBytes, found, ok: found !== null && found.size >= req.minBytes });
   }
   return { checks };
@@ -54,10 +52,18 @@ export function describeUnmet(checks: readonly RequirementCheck[]): string {
   return parts.join('; ');
 }
 
-function matchingFiles(file: string, facts: Facts): FileFact[] {
-  if (hasGlobChars(file)) return facts.findFiles(file);
+/**
+ * Why a value cannot be placed in a path.
+ * @example notOneName('team_name', '..') // '{{team_name}} is "..", not one folder name'
+ */
+export function notOneName(name: string, value: string): string {
+  return `{{${name}}} is ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}, not one folder name`;
+}
+
+function matchingFiles(file: string, isGlob: boolean, facts: Facts): FileFact[] {
+  if (isGlob) return facts.findFiles(file);
   if (facts.stat(file) !== 'file') return [];
-  return facts.findFiles(file).filter((f) => f.path === file);
+  return facts.findFiles(escapeGlob(file, true)).filter((f) => f.path === file);
 }
 
 function largest(files: readonly FileFact[]): FileFact | null {
@@ -66,11 +72,15 @@ function largest(files: readonly FileFact[]): FileFact | null {
   return best;
 }
 
-/** `name missing under base` for a glob with a literal base folder and file name, else `pattern missing`. */
+/**
+ * `name missing under base` for a glob with a literal base folder and file name, else
+ * `pattern missing`. A value's escaped characters (`[(]`) count as the literal they are.
+ */
 function describeMissing(file: string): string {
-  const segments = file.split('/');
-  const firstGlob = segments.findIndex((s) => hasGlobChars(s));
-  const name = segments[segments.length - 1];
-  if (firstGlob <= 0 || hasGlobChars(name)) return `${file} missing`;
-  return `${name} missing under ${segments.slice(0, firstGlob).join('/')}`;
+  if (!hasGlobChars(file)) return `${file} missing`;
+  const literals = file.split('/').map(literalSegment);
+  const firstGlob = literals.indexOf(null);
+  const name = literals[literals.length - 1];
+  if (firstGlob <= 0 || name === null) return `${file} missing`;
+  return `${name} missing under ${literals.slice(0, firstGlob).join('/')}`;
 }

@@ -18,7 +18,9 @@ import { FactError, SHELL_TOOLS, type EventScope } from './scope';
 import { knowRegexes, UnsafeRegexError } from './regex';
 import { isRestrictive, oversizedMessage, oversizedOutcome } from './oversized';
 import { checkShellPaths, checkViews, shellTraceValues } from './shell-rule';
-import { renderStrict, renderTemplate } from './template';
+import { renderPathTemplate } from './path-template';
+import { notOneName } from './requirements';
+import { renderTemplate } from './template';
 
 export interface RuleResult {
   trace: RuleTrace;
@@ -147,8 +149,9 @@ function hasExpressionLet(rule: CompiledRule): boolean {
 
 function checkOnlyIfExists(rule: CompiledRule, scope: EventScope, lookup: Lookup): Failure | null {
   if (rule.onlyIfExists === null) return null;
-  const path = renderStrict(rule.onlyIfExists, lookup);
+  const path = renderPathTemplate(rule.onlyIfExists, lookup, false);
   if (path.missing !== undefined) return { condition: 'only_if_exists', detail: `no value for {{${path.missing}}}` };
+  if (path.refused !== undefined) return { condition: 'only_if_exists', detail: notOneName(path.refused, path.value) };
   if (scope.facts.stat(path.text) === null) return { condition: 'only_if_exists', detail: `${path.text} does not exist` };
   return null;
 }
@@ -161,7 +164,7 @@ function checkRequiresAndFire(rule: CompiledRule, scope: EventScope, values: Rul
   if (rule.requires.length > 0) {
     const result = checkRequirements(rule.requires, lookup, scope.facts);
     if (result.missing !== undefined) {
-      return { trace: { ...trace, status: 'not-matched', failed: { condition: 'require', detail: `no value for {{${result.missing}}}` } }, hit: null };
+      return { trace: { ...trace, status: 'not-matched', failed: { condition: 'require', detail: result.missing } }, hit: null };
     }
     trace.requirements = result.checks;
     if (result.checks.every((c) => c.ok)) {

@@ -20,6 +20,7 @@ import { settingsMissing } from './settings-missing';
 import { settingsNotRouted } from './settings-not-routed';
 import { settingsRunnerMissing } from './settings-runner-missing';
 import { settingsTwice } from './settings-twice';
+import { templatePattern } from './template-pattern';
 import { templateUnknownValue } from './template-unknown-value';
 import { unsupportedEvent } from './unsupported-event';
 import { webhookHeaderSecret } from './webhook-header-secret';
@@ -34,6 +35,7 @@ export const LINT_CHECKS: readonly LintCheck[] = [
   outcomeImpossible,
   messageUserOnly,
   templateUnknownValue,
+  templatePattern,
   ruleUnreachable,
   promptsNoPromptEvent,
   promptsUnset,

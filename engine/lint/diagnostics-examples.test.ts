@@ -18,7 +18,7 @@ const LINTED = [
   'schema-unknown-key', 'schema-required', 'schema-type', 'schema-enum', 'schema-invalid', 'outcome-missing', 'outcome-multiple',
   'unknown-event', 'duplicate-rule-id', 'invalid-glob', 'invalid-regex', 'invalid-expression', 'invalid-template', 'unknown-agent', 'role-cycle',
   'let-option-invalid', 'let-name-reserved', 'record-importance',
-  'regex-unsafe', 'template-unknown-value', 'outcome-impossible', 'message-user-only', 'rule-unreachable', 'prompts-no-prompt-event',
+  'regex-unsafe', 'template-unknown-value', 'template-pattern', 'outcome-impossible', 'message-user-only', 'rule-unreachable', 'prompts-no-prompt-event',
   'prompts-unset', 'allow-covers-every-path', 'on-failure-ignored', 'rule-shadowed', 'unsupported-event', 'settings-not-routed', 'settings-invalid', 'http-fail-closed',
   'final-cannot-stop', 'memory-off', 'webhook-env-not-allowed', 'webhook-header-secret', 'otlp-env-not-allowed', 'otlp-header-secret',
 ];

@@ -2,6 +2,7 @@
  * A `{{name}}` that has no value on any of the rule's events: a message renders it as
  * empty text, a templated path makes the rule never apply.
  */
+import { PATTERN_PREFIX } from '../evaluate/path-template';
 import { templateNames } from '../evaluate/template';
 import type { Diagnostic, SourceLocation } from '../types';
 import { defineCheck, report } from './check';
@@ -26,13 +27,14 @@ export const templateUnknownValue = defineCheck({
       const events = rule.events.filter((e) => EVENT_FIELDS[e] !== undefined);
       if (events.length === 0) continue;
       for (const t of templatesOf(rule)) {
-        for (const name of templateNames(t.text)) {
+        for (const placeholder of templateNames(t.text)) {
+          const name = placeholder.startsWith(PATTERN_PREFIX) ? placeholder.slice(PATTERN_PREFIX.length) : placeholder;
           const messageId = problem(name, rule, events);
           if (!messageId) continue;
           out.push(report(this, {
             messageId,
             data: { id: rule.id, name, head: name.split('.')[0], events: events.join('/') },
-            at: placeholderAt(ctx, rule, t.segments, t.text, name),
+            at: placeholderAt(ctx, rule, t.segments, t.text, placeholder),
             hint: messageId === 'unmet' ? 'add require, or remove {{unmet}}' : 'see the per-event fields in docs/events.md, or define it with let',
           }));
         }
@@ -42,29 +44,33 @@ export const templateUnknownValue = defineCheck({
   },
 });
 
-interface Template {
+/** One template of a rule: where it is, its text, and whether it is matched as a glob. */
+export interface RuleTemplate {
   segments: Array<string | number>;
   text: string;
+  /** A `require` file or a `let` `newest`: a glob (path-template.ts). */
+  glob: boolean;
 }
 
-function templatesOf(rule: LintRule): Template[] {
+/** Every template of a rule: its message, templated paths, search and records. */
+export function templatesOf(rule: LintRule): RuleTemplate[] {
   const raw = rule.raw;
-  const out: Template[] = [];
-  const add = (segments: Array<string | number>, text: unknown) => {
-    if (typeof text === 'string') out.push({ segments, text });
+  const out: RuleTemplate[] = [];
+  const add = (segments: Array<string | number>, text: unknown, glob = false) => {
+    if (typeof text === 'string') out.push({ segments, text, glob });
   };
   if (rule.outcome) add([rule.outcome], rule.message);
   add(['only_if_exists'], raw.only_if_exists);
   if (raw.let && typeof raw.let === 'object') {
     for (const [name, def] of Object.entries(raw.let)) {
       if (def && typeof def === 'object') {
-        add(['let', name, 'newest'], def.newest);
+        add(['let', name, 'newest'], def.newest, true);
         add(['let', name, 'file'], def.file);
         add(['let', name, 'search'], def.search);
       }
     }
   }
-  if (Array.isArray(raw.require)) raw.require.forEach((r, i) => add(['require', i, 'file'], r?.file));
+  if (Array.isArray(raw.require)) raw.require.forEach((r, i) => add(['require', i, 'file'], r?.file, true));
   const records = Array.isArray(raw.record) ? raw.record : raw.record ? [raw.record] : [];
   records.forEach((r, i) => {
     if (!r || typeof r !== 'object') return;

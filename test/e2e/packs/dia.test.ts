@@ -27,6 +27,9 @@ describe('dia: L1/L2 notes before going idle or completing a task', () => {
       // The notes of another teammate's folder do not count.
       [`${TEAM_DIR}/researcher-10/L1-index.yaml`]: bytes(60),
       [`${TEAM_DIR}/researcher-10/L2-summary.md`]: bytes(150),
+      // Names with glob characters are names: their own notes count, nobody else's.
+      [`${TEAM_DIR}/tester(1)/L1-index.yaml`]: bytes(60),
+      [`${TEAM_DIR}/tester(1)/L2-summary.md`]: bytes(150),
       // The same teammate in another team does not count either.
       ['.agent/teams/session-0b7d2e44/tester-1/L1-index.yaml']: bytes(60),
       ['.agent/teams/session-0b7d2e44/tester-1/L2-summary.md']: bytes(150),
@@ -62,6 +65,10 @@ describe('dia: L1/L2 notes before going idle or completing a task', () => {
     { name: 'TeammateIdle, empty team_name', fixture: 'teammate-idle-complete', set: { team_name: '', teammate_name: 'tester-1' }, unmet: null },
     { name: 'TeammateIdle, no teammate_name', fixture: 'teammate-idle-complete', drop: ['teammate_name'], unmet: null },
     { name: 'TeammateIdle, team folder absent', fixture: 'teammate-idle-unknown-team', unmet: null },
+    { name: 'TeammateIdle, tester(1) with its notes (a name, not a glob group)', fixture: 'teammate-idle-complete', set: { teammate_name: 'tester(1)' }, unmet: null },
+    { name: 'TeammateIdle, * does not pass on everyone\'s notes', fixture: 'teammate-idle-complete', set: { teammate_name: '*' }, unmet: `${l1Missing}; ${l2Missing}` },
+    { name: 'TeammateIdle, researcher-? does not pass on researcher-1\'s notes', fixture: 'teammate-idle-complete', set: { teammate_name: 'researcher-?' }, unmet: `${l1Missing}; ${l2Missing}` },
+    { name: 'TeammateIdle, {researcher-1,x} does not pass on researcher-1\'s notes', fixture: 'teammate-idle-complete', set: { teammate_name: '{researcher-1,x}' }, unmet: `${l1Missing}; ${l2Missing}` },
     { name: 'TaskCompleted, notes missing', fixture: 'task-completed-missing', unmet: `${l1Missing}; ${l2Missing}` },
     { name: 'TaskCompleted, L2 too short', fixture: 'task-completed-missing', set: { teammate_name: 'implementer-1' }, unmet: `${TEAM_DIR}/implementer-1/L2-summary.md is 40 bytes (needs >= 100)` },
     { name: 'TaskCompleted, notes complete', fixture: 'task-completed-missing', set: { teammate_name: 'researcher-1' }, unmet: null },
