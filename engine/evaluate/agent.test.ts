@@ -1,5 +1,5 @@
 import type { CompiledAgents, HookEvent } from '../types';
-import { resolveAgent } from './agent';
+import { isMainSession, resolveAgent } from './agent';
 
 const agents: CompiledAgents = {
   identity: ['agent_type', 'teammate_name'],
@@ -21,7 +21,10 @@ describe('resolveAgent', () => {
     ['teammate_name when agent_type is empty', { agent_type: '', teammate_name: 'ba' }, {}, 'ba'],
     ['agent_type wins over teammate_name', { agent_type: 'amy', teammate_name: 'ba' }, {}, 'amy'],
     ['identity order is configurable', { agent_type: 'amy', teammate_name: 'ba' }, { identity: ['teammate_name', 'agent_type'] }, 'ba'],
-    ['fields outside identity are ignored', { agent_id: 'x1' }, {}, 'hannibal'],
+    ['fields outside identity are ignored', { session_id: 'x1', teammate: 'ba' }, {}, 'hannibal'],
+    // Claude Code's internal subagents send agent_type "": a subagent all the same, never the main session
+    ['an agent_id with no identity is a subagent the policy cannot name', { agent_id: 'a1f3', agent_type: '' }, {}, null],
+    ['an empty agent_id is no agent', { agent_id: '' }, {}, 'hannibal'],
     ['no identity field: main session', {}, {}, 'hannibal'],
     ['no identity field and no main: null', {}, { main: null }, null],
     ['non-string identity is skipped', { agent_type: null, teammate_name: 7 }, {}, 'hannibal'],
@@ -31,5 +34,16 @@ describe('resolveAgent', () => {
     ['a name that is only the prefix falls through', { agent_type: 'ai-team:', teammate_name: 'ba' }, {}, 'ba'],
   ])('%s', (_name, fields, override, expected) => {
     expect(resolveAgent({ ...agents, ...override }, event(fields))).toBe(expected);
+  });
+});
+
+describe('isMainSession', () => {
+  test.each<[Record<string, unknown>, boolean]>([
+    [{}, true],
+    [{ agent_type: 'murdock', agent_id: 'a1' }, false],
+    [{ agent_type: '', agent_id: 'a1' }, false],
+    [{ teammate_name: 'ba' }, false],
+  ])('%j: %s', (fields, expected) => {
+    expect(isMainSession(agents, event(fields))).toBe(expected);
   });
 });

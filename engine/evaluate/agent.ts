@@ -1,6 +1,8 @@
 /**
  * Who is acting: the first non-empty identity field of the event, prefix stripped, or the
- * main session.
+ * main session. An event with an `agent_id` comes from a subagent or a teammate, never
+ * from the main session, even when its identity fields are empty (Claude Code's internal
+ * subagents send `agent_type: ""`): it is an agent the policy cannot name.
  */
 import type { CompiledAgents, HookEvent } from '../types';
 
@@ -17,11 +19,11 @@ export function resolveAgent(agents: CompiledAgents, event: HookEvent): string |
     const name = stripPrefix(raw, agents.stripPrefixes);
     if (name !== '') return name;
   }
-  return agents.main ?? null;
+  return hasAgentId(event) ? null : agents.main ?? null;
 }
 
 /**
- * True when the event names no agent in any identity field: the main session.
+ * True when the event names no agent in any identity field and has no `agent_id`: the main session.
  * @example isMainSession({ identity: ['agent_type'], ... }, { hook_event_name: 'PreToolUse' }) // true
  */
 export function isMainSession(agents: CompiledAgents, event: HookEvent): boolean {
@@ -30,7 +32,12 @@ export function isMainSession(agents: CompiledAgents, event: HookEvent): boolean
     const raw = event[identity[i]];
     if (typeof raw === 'string' && stripPrefix(raw, agents.stripPrefixes) !== '') return false;
   }
-  return true;
+  return !hasAgentId(event);
+}
+
+/** A subagent's or teammate's event: the main session's carry no `agent_id`. */
+function hasAgentId(event: HookEvent): boolean {
+  return typeof event.agent_id === 'string' && event.agent_id !== '';
 }
 
 function stripPrefix(name: string, prefixes: readonly string[] | undefined): string {
