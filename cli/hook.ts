@@ -8,16 +8,17 @@ import { diagnostic, formatDiagnostic } from '../engine/diagnostics';
 import { evaluateNow } from '../engine/evaluate';
 import { protocolFor } from '../engine/protocol';
 import { renderFailure, renderResponse } from '../engine/render';
-import type { CompiledPolicy, Decision, Diagnostic, Facts, HookEvent, HookResponse } from '../engine/types';
+import type { CompiledPolicy, Decision, Diagnostic, EvaluationContext, Facts, HookEvent, HookResponse } from '../engine/types';
 import { recordDecision } from '../engine/host/decision-log';
 import type { DecisionAppender } from '../engine/host/log-chain/appender';
-import { choosePolicyFiles, settlePolicyChoice } from '../engine/host/discover';
+import { choosePolicyFiles, settlePolicyChoice, type PolicyChoice } from '../engine/host/discover';
 import { createFileFacts } from '../engine/host/file-facts';
 import { lastArtefact, loadPolicyForEvent, type PolicyCompiler } from '../engine/host/cache';
 import { guardsKey, selfProtectionFacts } from '../engine/host/self-protection-facts';
 import { noteUnjudged, uncheckedProblems } from '../engine/host/fail-open/unjudged';
 import { memoryReadProblem, projectMemoryFacts, projectStore, recordMemory, type MemoryIndexPool } from '../engine/host/memory';
 import { resolveProjectRoot } from '../engine/host/project-root';
+import { sandboxLauncher } from '../engine/host/sandbox/launcher';
 import { insideSummarizer, startSummarizer, summaryJob } from '../engine/host/summarizer/start';
 import { HOOK_USAGE, parseHookArgs, type HookArgs } from './hook-args';
 import type { AdaptedHostName, HostAdapter, HostEventIn } from '../engine/hosts/types';
@@ -68,6 +69,17 @@ export interface HookInput {
   decisionAppender?: DecisionAppender;
   /** Warnings that come after the answer (a record the appender queued behind another process's lock). */
   onLateProblem?: (problem: Diagnostic) => void;
+  /**
+   * How a Bash command a rule with `unparsable: sandbox` asks about runs in the sandbox
+   * instead: by default the host's (engine/host/sandbox/launcher.ts, dist/sandbox.cjs where
+   * this machine can sandbox); false: never (the rules ask); or a launcher of the caller's
+   * (`policy test` shows a fixed command line).
+   */
+  sandbox?: false | NonNullable<EvaluationContext['sandbox']>;
+  /** The sandbox's script; defaults to dist/sandbox.cjs beside this bundle. */
+  sandboxScript?: string;
+  /** The policy's root files when `policy` is given (the sandbox judges by the same files); default: discovered again. */
+  roots?: string[];
 }
 
 export interface HookResult {
@@ -140,6 +152,7 @@ async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<
   seen.projectRoot = projectRoot;
   if (input.policy) {
     seen.policy = input.policy;
+    seen.roots = input.roots ?? [];
     return runWithPolicy(input, args, event, projectRoot, input.policy, read, host);
   }
   const choice = choosePolicyFiles({ configs: args.configs, env: input.env, projectRoot });
@@ -177,9 +190,25 @@ async function runParsed(input: HookInput, args: HookArgs, seen: Seen): Promise<
   }
   seen.policy = loaded.policy;
   const onError = args.onError ?? loaded.policy.settings.onError;
-  if (!host || !read) return decide(input, event, projectRoot, loaded.policy, onError, warnings);
+  if (!host || !read) return decide({ ...input, roots: settled.roots }, event, projectRoot, loaded.policy, onError, warnings);
   const policies = read.events.map((part, i) => (i === 0 ? loaded.policy : loadFor(settled.roots, part).policy) ?? loaded.policy) as CompiledPolicy[];
   return decideForHost(input, read, projectRoot, policies, onError, warnings, host);
+}
+
+/**
+ * The policy the runner judges `event` by, from the files choosePolicyFiles chose: the
+ * compiled view for the event from the cache (or built), with $POLICY_CONFIG settled.
+ * Also what the sandbox (cli/sandbox-main.ts) judges a sandboxed command's writes by.
+ */
+export function loadChosenPolicy(input: Pick<HookInput, 'env' | 'compiler' | 'cacheDirs'>, choice: PolicyChoice, projectRoot: string, event: HookEvent) {
+  const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
+  // An artefact compiled for other self-protection facts (elsewhere, or by another installation) is not used.
+  const guards = input.compiler ? input.compiler().guardsFor?.(input.env) : guardsKey(selfProtectionFacts(input.env));
+  const load = (files: string[]) => loadPolicyForEvent({ roots: files, env: input.env, compiler: input.compiler ?? requireCompiler, dirs: input.cacheDirs, guards }, event.hook_event_name, tool, event);
+  // $POLICY_CONFIG replaces the team's policy only where its top file allows it; else it is ignored, and said so.
+  const settled = settlePolicyChoice(choice, projectRoot, load, (team) => team.policy?.settings.policyConfig === 'allow');
+  const warnings = settled.notice ? [settled.notice, ...settled.loaded.warnings] : settled.loaded.warnings;
+  return { settled, warnings };
 }
 
 /** runParsed for an injected policy: no discovery, no cache; its on_error applies. */
@@ -267,7 +296,8 @@ function evaluateEvent(
   const facts = input.facts ?? (memory ? { ...createFileFacts(projectRoot), memory } : createFileFacts(projectRoot));
   const started = now();
   // inputBytes: a large event is evaluated under a wall-clock watchdog (evaluate.ts).
-  const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now, inputBytes: input.stdin.length, trace: input.trace === true });
+  const sandbox = sandboxFor(input, projectRoot, input.roots ?? []);
+  const evaluation = (input.evaluator ?? evaluateNow)(policy, event, { projectRoot, env: input.env, facts, now, inputBytes: input.stdin.length, trace: input.trace === true, sandbox });
   // An evaluation that answered at once needs no deadline race; one that waits gets what
   // is left of deadline_ms after its synchronous part, not deadline_ms again.
   const deadline = policy.settings.deadlineMs;
@@ -307,6 +337,20 @@ function answer(
   }) : [];
   const all = [...warnings, ...memoryProblems, ...logProblems, ...countWarnings];
   return { response: withWarnings(response, all), decision, warnings: all, timedOut: false, event };
+}
+
+/**
+ * The sandbox launcher for this event: the caller's, none, or the host's, looked for only
+ * when a rule asks for the sandbox (the host's checks cost a few stats).
+ */
+function sandboxFor(input: HookInput, projectRoot: string, roots: string[]): EvaluationContext['sandbox'] {
+  if (input.sandbox === false) return undefined;
+  if (input.sandbox) return input.sandbox;
+  let launcher: EvaluationContext['sandbox'] | null = null;
+  return (command, event, rules) => {
+    launcher ??= sandboxLauncher({ projectRoot, roots, env: input.env, script: input.sandboxScript, cacheDirs: input.cacheDirs }) ?? (() => null);
+    return launcher(command, event, rules);
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { CompiledPolicy, CompiledRule, Decision, EvaluationContext, HookEve
 import { isMainSession, resolveAgent } from './evaluate/agent';
 import { brokenReports } from './evaluate/broken';
 import { combineHits } from './evaluate/combine';
+import { sandboxed } from './evaluate/sandbox';
 import { checkAgents, checkPrompts, checkTools } from './evaluate/conditions';
 import { shouldRecord } from './evaluate/log-categories';
 import { evaluateRule, type RuleResult } from './evaluate/rule';
@@ -200,7 +201,7 @@ function evaluateFrom(run: Run, k: number): Decision | Promise<Decision> {
   run.next = run.candidates.length;
   // A guarded file found with several names (guard-identity.ts) is said, whatever the outcome.
   if (scope.identity && scope.identity.warnings.length > 0) decision.errors.push(...scope.identity.warnings);
-  Object.assign(decision, combineHits(decision.hits, run.protocol));
+  Object.assign(decision, sandboxed({ ...decision, ...combineHits(decision.hits, run.protocol) }, scope.event, run.ctx, run.protocol));
   // Only a decision the log records needs them: a shell command may have to be analysed for its paths.
   if (shouldRecord(decision, policy)) decision.paths = scope.touchedForRecord(true);
   return decision;

@@ -7,28 +7,16 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { memoryContext } from '../test/support/memory-facts';
 import { storeContext } from '../test/support/memory-store';
+import { yamlBlocks } from '../test/support/doc-sections';
 import { buildPolicy } from './build-policy';
 import { evaluate } from './evaluate';
 import { memoryReader } from './load';
 import type { MemorySeed } from './memory/in-memory';
-import { memoryContext } from '../test/support/memory-facts';
 import { lintText } from './lint/fixture';
 import { parseSuiteText } from './testing/parse-suite';
 import type { CompiledPolicy, HookEvent } from './types';
 
 const DOCS = path.join(__dirname, '..', 'docs');
-
-/** The ```yaml blocks between a heading and the next heading of the same level. */
-function yamlBlocks(file: string, heading: string): string[] {
-  const doc = fs.readFileSync(path.join(DOCS, file), 'utf8');
-  const level = heading.split(' ')[0];
-  const start = doc.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`no "${heading}" in ${file}`);
-  const rest = doc.slice(start + heading.length + 2);
-  const end = rest.search(new RegExp(`\\n${level} `));
-  const section = end < 0 ? rest : rest.slice(0, end);
-  return [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
 
 /** A block as a policy: a list of rules goes under `rules:`. */
 function asPolicy(block: string): string {

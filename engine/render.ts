@@ -30,6 +30,8 @@ export function renderResponse(decision: Decision, options: RenderOptions): Hook
   const p = options.host ? options.host.protocol(decision.event) : protocolOrDefault(decision.event);
   const out: Output = emptyOutput();
   applyOutcome(out, p, decision, options.host);
+  // A sandboxed command: no permission decision of ours (Claude Code's own flow judges the new command), only the new input.
+  if (decision.sandbox) out.updatedInput = decision.sandbox.input;
   applyContexts(out, p, decision);
   out.warnings = [...decision.warnings];
   if (decision.warnings.length > 0 && !showsSystemMessage(p)) {

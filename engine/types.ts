@@ -41,8 +41,14 @@ export interface PlacedDiagnostic {
 // Raw policy: what users write, mirrored from YAML.
 
 export type Outcome = 'deny' | 'ask' | 'allow' | 'block' | 'warn' | 'context';
-/** The outcome of a shell rule with `paths` when the command cannot be checked; 'ignore' = the rule does not apply. */
-export type UnparsableOutcome = 'deny' | 'ask' | 'allow' | 'ignore';
+/**
+ * The outcome of a shell rule with `paths` when the command cannot be checked; 'ignore' =
+ * the rule does not apply; 'sandbox' = the command runs in a sandbox whose writes the rule
+ * judges afterwards (ask where there is no sandbox).
+ */
+export type UnparsableOutcome = 'deny' | 'ask' | 'allow' | 'ignore' | 'sandbox';
+/** What a rule answers for input too large to check (settings.oversized). */
+export type OversizedOutcome = Exclude<UnparsableOutcome, 'sandbox'>;
 export const OUTCOMES: readonly Outcome[] = ['deny', 'ask', 'allow', 'block', 'warn', 'context'];
 /**
  * What sent a UserPromptSubmit: a person typing ('user'), or Claude Code reporting a finished
@@ -266,8 +272,10 @@ export interface CompiledSettings {
   policyConfig?: 'allow';
   /** `known_commands`: commands trusted to write nothing unseen, each as its first words (absent when none). */
   knownCommands?: string[][];
+  /** `sandbox.keep`: what a sandboxed command may always write (absent: DEFAULT_SANDBOX_KEEP). */
+  sandboxKeep?: string[];
   /** `oversized`: what a deny/ask/block rule answers when the event is too large to check in time (absent: ask). */
-  oversized?: UnparsableOutcome;
+  oversized?: OversizedOutcome;
   /** `max_input_bytes`: the longest command or path the runner analyses (absent: 16384). */
   maxInputBytes?: number;
   /** `memory`: the store (dir null = off), its retention, and the privacy globs records must not match (absent in artefacts from before it). */
@@ -737,6 +745,12 @@ export interface EvaluationContext {
    * meets was the largest part of the evaluation's own time.
    */
   trace?: boolean;
+  /**
+   * Runs a Bash command in the sandbox: the command line that does it (the launcher with
+   * the original command), or null where there is no sandbox (then the rules ask). `rules`
+   * are the rules whose paths judge what it writes. Absent: no sandbox.
+   */
+  sandbox?: (command: string, event: HookEvent, rules: readonly string[]) => string | null;
 }
 
 export interface RuleHit {
@@ -746,6 +760,8 @@ export interface RuleHit {
   source: SourceLocation;
   /** The paths that made a `paths` filter match, when it has one. */
   paths?: string[];
+  /** An ask of `unparsable: sandbox`: the command may run in a sandbox instead (engine/evaluate/sandbox.ts). */
+  sandbox?: true;
 }
 
 export interface RequirementCheck {
@@ -804,6 +820,13 @@ export interface Decision {
   records?: RecordDraft[];
   /** How many records the privacy filter dropped (absent when none). */
   droppedRecords?: number;
+  /**
+   * The command runs in a sandbox instead of being asked about (`unparsable: sandbox`):
+   * the rules that asked for it, their messages, and the tool input that replaces the
+   * call's (PreToolUse `updatedInput`: every field kept, the command wrapped). Absent when
+   * not sandboxed.
+   */
+  sandbox?: { rules: string[]; reason: string; input: Record<string, unknown> };
 }
 
 /** A broken rule as one event meets it. */

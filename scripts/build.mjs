@@ -7,6 +7,8 @@
 //   dist/otlp-exporter.cjs  the detached child that exports decisions to OpenTelemetry
 //   dist/summarizer.cjs     the detached memory process: prose summaries, embeddings
 //   dist/pg-shipper.cjs     the detached process that ships records to the team's PostgreSQL
+//   dist/sandbox.cjs        runs a Bash command of `unparsable: sandbox` in the sandbox, and judges what it wrote
+//   dist/sandbox-inside.cjs its part inside the namespaces: the overlay, the command, the list of changes
 //   dist/THIRD-PARTY-NOTICES.txt  the licenses of the packages whose code the bundles carry
 // Type errors fail the build first (HOOKPOLICY_SKIP_TYPECHECK=1 skips the check).
 import { execFileSync } from 'node:child_process';
@@ -187,6 +189,8 @@ const bundles = {
   'ensure.cjs': 'cli/ensure-main.ts',
   'serve-worker.cjs': 'cli/serve-worker-main.ts',
   'suite-parser.cjs': 'cli/suite-parser-worker.ts',
+  'sandbox.cjs': 'cli/sandbox-main.ts',
+  'sandbox-inside.cjs': 'cli/sandbox-inside-main.ts',
   ...Object.fromEntries(LAZY_CHUNKS.map((c) => [c.chunk, c.entry])),
 };
 

@@ -133,11 +133,20 @@ function suiteHost(workspace: Workspace, policy: CompiledPolicy): SuiteHost {
       // The suite's memory, in memory: a test never reads or writes the project's store.
       const facts = input.memory ? { ...files, memory: input.memory } : files;
       // trace: coverage counts the rules each case considered.
-      const hook = await runHook({ argv: input.host ? ['--host', input.host] : [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false, trace: true, facts });
+      const hook = await runHook({ argv: input.host ? ['--host', input.host] : [], stdin: input.stdin, env, cwd: input.projectRoot, policy, memoryStore: false, trace: true, facts, sandbox: testSandbox });
       return { decision: hook.decision, response: hook.response };
     },
     now: () => Date.now(),
   };
+}
+
+/**
+ * The sandbox as suites see it: always there, whatever machine runs them, and written as
+ * `[sandbox] COMMAND` (the real command line names this machine's paths).
+ * @example testSandbox('npm test') // '[sandbox] npm test'
+ */
+export function testSandbox(command: string): string {
+  return `[sandbox] ${command}`;
 }
 
 /**

@@ -88,7 +88,7 @@ export function whenNamesLet(when: string, lets: readonly CompiledLet[]): boolea
 
 /** A rule that can refuse asks when a command cannot be checked; one that only informs stays out of the way. */
 function unparsableOutcome(written: unknown, outcome: Outcome | null): UnparsableOutcome {
-  if (written === 'deny' || written === 'ask' || written === 'allow' || written === 'ignore') return written;
+  if (written === 'deny' || written === 'ask' || written === 'allow' || written === 'ignore' || written === 'sandbox') return written;
   return outcome === 'deny' || outcome === 'ask' || outcome === 'block' ? 'ask' : 'ignore';
 }
 

@@ -51,6 +51,7 @@ export function compileSettings(files: readonly LoadedFile[]): SettingsResult {
       ...policyConfig(files),
       ...inputLimitSettings({ oversized, max_input_bytes: maxInputBytes }),
       ...knownCommands(ordered),
+      ...sandboxKeep(ordered),
       memory: compileMemory(ordered),
     },
     bypassOf,
@@ -95,6 +96,12 @@ function knownCommands(ordered: readonly LoadedFile[]): { knownCommands?: string
   if (!Array.isArray(list)) return {};
   const commands = list.filter((c): c is string => typeof c === 'string').map((c) => c.trim().split(/\s+/)).filter((w) => w[0] !== '');
   return commands.length > 0 ? { knownCommands: commands } : {};
+}
+
+/** `sandbox.keep` of the first file that gives it; absent when none does. */
+function sandboxKeep(ordered: readonly LoadedFile[]): { sandboxKeep?: string[] } {
+  const list = firstDefined(ordered, (d) => d.settings?.sandbox?.keep)?.value;
+  return Array.isArray(list) ? { sandboxKeep: list.filter((g): g is string => typeof g === 'string') } : {};
 }
 
 function compileLog(ordered: readonly LoadedFile[]): CompiledLog {

@@ -20,7 +20,7 @@ export interface RuleValues {
   /** Why the shell command's written paths cannot all be known. */
   uncheckedReason?: string;
   /** The command could not be checked: the rule's `unparsable` outcome and this message replace its own. */
-  unchecked?: { outcome: Outcome; message: string };
+  unchecked?: { outcome: Outcome; message: string; sandbox?: true };
   /** The input was too large to check (`unchecked` then holds the `oversized` outcome): reported on the rule. */
   oversized?: Diagnostic;
 }

@@ -7,7 +7,7 @@
  * through. Rules that only allow, warn or add context do not apply.
  */
 import { outcomeSupport } from '../protocol';
-import type { CompiledRule, CompiledSettings, Outcome, UnparsableOutcome } from '../types';
+import type { CompiledRule, CompiledSettings, Outcome, OversizedOutcome } from '../types';
 
 /** The default `max_input_bytes`: the longest command or path the runner parses. */
 export const DEFAULT_MAX_INPUT_BYTES = 16_384;
@@ -22,7 +22,7 @@ export const GUARDED_EVENT_BYTES = 4096;
 
 /** What the policy says about oversized input: its `oversized` outcome and its size limit. */
 export interface InputLimits {
-  outcome: UnparsableOutcome;
+  outcome: OversizedOutcome;
   maxBytes: number;
 }
 
@@ -84,7 +84,7 @@ function utf8Length(text: string): number {
  * cannot ask: a Stop cannot be asked about, only blocked), 'ignore' for any other rule.
  * @example oversizedOutcome(denyRule, 'PreToolUse', 'ask') // 'ask'
  */
-export function oversizedOutcome(rule: CompiledRule, eventName: string, setting: UnparsableOutcome): Outcome | 'ignore' {
+export function oversizedOutcome(rule: CompiledRule, eventName: string, setting: OversizedOutcome): Outcome | 'ignore' {
   if (!isRestrictive(rule)) return 'ignore';
   if (setting === 'ignore') return 'ignore';
   if (setting === 'ask' && !outcomeSupport(eventName, 'ask').supported) return rule.outcome;

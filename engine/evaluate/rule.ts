@@ -181,6 +181,7 @@ function checkRequiresAndFire(rule: CompiledRule, scope: EventScope, values: Rul
     const message = override ? override.message : renderTemplate(rule.message, lookup);
     hit = { id: rule.id, outcome, message: cutText(message), source: rule.source };
     if (values.caught) hit.paths = values.caught;
+    if (override?.sandbox) hit.sandbox = true;
   }
   // A rule that could not check the event (values.unchecked) answers for it, and records nothing about it.
   if (!rule.records || override) return { trace, hit };

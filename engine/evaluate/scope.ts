@@ -4,7 +4,7 @@
  * guarded facts.
  */
 import { EXPRESSION_FUNCTIONS } from './expression-functions';
-import type { EvaluationContext, Facts, FileFact, GuardedPaths, HookEvent, MemoryFacts, MemoryWho, PromptKind, UnparsableOutcome } from '../types';
+import type { EvaluationContext, Facts, FileFact, GuardedPaths, HookEvent, MemoryFacts, MemoryWho, PromptKind, OversizedOutcome } from '../types';
 import { whoOf } from '../memory/who';
 import { getField } from './fields';
 import { DEFAULT_MAX_INPUT_BYTES, oversizedBytes } from './oversized';
@@ -70,7 +70,7 @@ export class EventScope {
   /** The policy's `max_input_bytes`: a longer command or path is not analysed. */
   maxInputBytes = DEFAULT_MAX_INPUT_BYTES;
   /** The policy's `oversized`: what a deny/ask/block rule answers when it cannot check the input. */
-  oversizedSetting: UnparsableOutcome = 'ask';
+  oversizedSetting: OversizedOutcome = 'ask';
   private oversizedCache: Array<string | null | undefined> = [undefined, undefined];
   /** The policy's `memory.privacy` globs: a record matching one is dropped. */
   privacy: readonly string[] = [];

@@ -3,7 +3,8 @@
  * a rule that lists Bash or PowerShell, over the files the command writes. A command whose
  * writes cannot be known makes the rule fire with its `unparsable` outcome (default ask),
  * unless a write that is known is already caught; under `unparsable: ignore`, a built-in
- * rule still asks about one that names a path it guards (`unparsableNaming`).
+ * rule still asks about one that names a path it guards (`unparsableNaming`); under
+ * `unparsable: sandbox`, the ask is marked so the evaluator may sandbox the command instead.
  */
 import type { CompiledPathFilter, CompiledRule } from '../types';
 import { checkPaths, type Failure } from './conditions';
@@ -56,10 +57,9 @@ export function checkShellPaths(rule: CompiledRule, filter: CompiledPathFilter, 
     return { condition: 'paths', detail: `the command cannot be checked (${shell.unchecked}); the rule has unparsable: ignore` };
   }
   const tool = scope.tool ?? 'shell';
-  values.unchecked = {
-    outcome: mode,
-    message: `Cannot tell which files this ${tool} command writes (${shell.unchecked}), so rule "${rule.id}" cannot check it against its paths.`,
-  };
+  const message = `Cannot tell which files this ${tool} command writes (${shell.unchecked}), so rule "${rule.id}" cannot check it against its paths.`;
+  // sandbox: an ask the evaluator may turn into running the command in the sandbox (sandbox.ts).
+  values.unchecked = mode === 'sandbox' ? { outcome: 'ask', message, sandbox: true } : { outcome: mode, message };
   return null;
 }
 

@@ -19,6 +19,8 @@ export interface Output {
   warnings: string[];
   /** The runner's own reports: systemMessage where the event shows it, and stderr always. */
   problems: string[];
+  /** A tool input that replaces the call's (PreToolUse `updatedInput`): a sandboxed command. */
+  updatedInput?: Record<string, unknown>;
 }
 
 /** A fresh Output that says nothing. */
@@ -64,6 +66,7 @@ export function writeOutput(p: EventProtocol, out: Output): HookResponse {
     json.decision = 'block';
     json.reason = capMessage(out.block);
   }
+  if (out.updatedInput && p.permission?.channel === 'permission-decision' && out.permission?.decision !== 'deny') specific.updatedInput = out.updatedInput;
   if (out.contexts.length > 0 && p.context) specific.additionalContext = capMessage(out.contexts.join('\n\n'));
 
   const shown = showsSystemMessage(p);

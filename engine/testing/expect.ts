@@ -55,6 +55,9 @@ export function checkExpectation(expect: Expectation, actual: CaseActual): Expec
   if (expect.dropped !== undefined && expect.dropped !== (d?.droppedRecords ?? 0)) {
     failures.push({ key: 'dropped', message: 'dropped records differ', expected: String(expect.dropped), actual: String(d?.droppedRecords ?? 0) });
   }
+  if (expect.sandbox !== undefined && !sameSet(expect.sandbox, d?.sandbox?.rules ?? [])) {
+    failures.push({ key: 'sandbox', message: 'sandboxing rules differ', expected: listText(expect.sandbox), actual: listText(d?.sandbox?.rules ?? []) });
+  }
   return failures;
 }
 

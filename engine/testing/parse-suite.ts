@@ -17,7 +17,7 @@ export interface ParseSuiteResult {
 
 type Raw = Record<string, unknown>;
 
-const EXPECT_KEYS: Array<keyof Expectation> = ['outcome', 'rules', 'message', 'context', 'warning', 'stdout', 'exit_code', 'stderr', 'records', 'dropped'];
+const EXPECT_KEYS: Array<keyof Expectation> = ['outcome', 'rules', 'message', 'context', 'warning', 'stdout', 'exit_code', 'stderr', 'records', 'dropped', 'sandbox'];
 
 /**
  * Parses one suite file's text; `file` is its absolute path.
@@ -73,6 +73,7 @@ function toExpectation(raw: Raw): Expectation {
   if (raw.stdout !== undefined) e.stdout = raw.stdout;
   if (raw.exit_code !== undefined) e.exit_code = raw.exit_code as number;
   if (raw.dropped !== undefined) e.dropped = raw.dropped as number;
+  if (raw.sandbox !== undefined) e.sandbox = raw.sandbox as string[];
   if (Array.isArray(raw.records)) {
     e.records = (raw.records as Raw[]).map((r) => {
       const record: RecordExpectation = { kind: r.kind as string };

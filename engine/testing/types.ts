@@ -55,6 +55,8 @@ export interface Expectation {
   records?: RecordExpectation[];
   /** How many records the privacy filter dropped. */
   dropped?: number;
+  /** The rules a sandboxed command's writes are judged by (`unparsable: sandbox`); [] = not sandboxed. */
+  sandbox?: string[];
 }
 
 export interface TestCase {

@@ -63,3 +63,19 @@ function asPolicy(example: string): string {
   if (!example.startsWith('-')) return /^version:/m.test(example) ? example : `version: 1\n${example}`;
   return `version: 1\nrules:\n${example.replace(/^/gm, '  ')}`;
 }
+
+/**
+ * The ```yaml blocks of `docs/<file>` between a heading (written with its #s) and the next
+ * heading of the same level or above.
+ * @example yamlBlocks('paths.md', '### The sandbox') // ['- id: tester-writes-tests-only\n...', ...]
+ */
+export function yamlBlocks(file: string, heading: string): string[] {
+  const doc = fs.readFileSync(path.join(DOCS, file), 'utf8');
+  const level = heading.split(' ')[0].length;
+  const start = doc.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`no "${heading}" in ${file}`);
+  const rest = doc.slice(start + heading.length + 2);
+  const end = rest.search(new RegExp(`\\n#{1,${level}} `));
+  const section = end < 0 ? rest : rest.slice(0, end);
+  return [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
+}

@@ -1,7 +1,8 @@
 /**
  * ai-team's lanes hold for the files a Bash command writes as they hold for Write, for
  * paths that lead elsewhere through a symlink (dangling ones included), and for commands
- * whose writes cannot be known (asked about). Through the built runner.
+ * whose writes cannot be known (run in the sandbox, or asked about where there is none).
+ * Through the built runner.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -68,9 +69,21 @@ describe('every lane holds for Bash writes as for Write', () => {
     ['', 'git commit -am wip', 'git commit is not a git command known to leave the files alone'],
     ['lynch', 'echo x > "$TARGET"', '> writes to a path that is not static'],
     ['ba', "alias ls='rm -rf tests'; ls", 'it defines an alias'],
-  ])('%s: `%s` cannot be checked, so it is asked about', (agent, command, why) => {
-    const r = bash(agent, command);
-    expect(decision(r)).toEqual({ decision: 'ask', reason: expect.stringContaining(why) });
+  ])('%s: `%s` cannot be checked, so it runs in the sandbox, or is asked about where there is none', (agent, command, why) => {
+    const sandboxed = (bash(agent, command).json as { hookSpecificOutput: { updatedInput?: { command: string }; permissionDecision?: string } }).hookSpecificOutput;
+    if (process.platform === 'linux') {
+      expect(sandboxed.permissionDecision).toBeUndefined();
+      expect(sandboxed.updatedInput?.command).toMatch(/\/dist\/sandbox\.cjs' run \S+ '/);
+      expect(sandboxed.updatedInput?.command.endsWith(`'${command.split("'").join("'\\''")}'`)).toBe(true);
+    }
+    // A sandbox that could not start here lately: the rule asks, as it did before there was one.
+    const note = path.join(project.cacheDir, 'sandbox-unavailable');
+    fs.writeFileSync(note, 'unshare: operation not permitted\n');
+    try {
+      expect(decision(bash(agent, command))).toEqual({ decision: 'ask', reason: expect.stringContaining(why) });
+    } finally {
+      fs.rmSync(note);
+    }
   });
 
   it('a PowerShell command is not parsed, so it is asked about', () => {
