@@ -110,6 +110,22 @@ describeSandbox('the sandbox of unparsable: sandbox', () => {
     expect(project.run(bashEvent(project, null, 'git log > mission/log.txt')).json).toBeNull();
   });
 
+  test('the command cannot reach the real project: not through the overlay\'s lower folder, not by unmounting the overlay', () => {
+    project.write('escape.sh', [
+      'lower=$(grep -o "/[^ ]*hookpolicy-sandbox-[^ ]*/lower" /proc/self/mountinfo | head -1)',
+      'echo "lower=$lower"',
+      'echo pwned > "$lower/src/app.ts" || echo "lower: refused"',
+      'unshare -Urm sh -c "mount -o remount,bind,rw $lower && echo pwned > $lower/src/app.ts; umount $PWD; echo pwned > $PWD/src/app.ts" || true',
+      'umount "$PWD" || echo "overlay: refused"',
+    ].join('\n'));
+    const run = runAsBashTool(project, sandboxedCommand(project, 'murdock', 'sh ./escape.sh')!);
+    expect(run.stdout).toMatch(/lower=\/.*hookpolicy-sandbox-.*\/lower\n/);
+    expect(run.stdout).toContain('lower: refused');
+    expect(run.stdout).toContain('overlay: refused');
+    expect(fs.readFileSync(project.file('src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
+    expect(run.stderr).toContain('src/app.ts');
+  });
+
   // As root, the same again as a user who is not: the command runs as that user, inside.
   const nobody = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
   (nobody ? test : test.skip)('as an unprivileged user, the command runs as that user and the lane holds', () => {

@@ -55,7 +55,7 @@ export async function runInside(spec: InsideSpec, report: (r: InsideReport) => v
   return ended.status ?? 128 + (signalNumber(ended.signal) ?? 1);
 }
 
-/** The project bound at `lower` (so it stays readable), then the overlay over the project; null, or why not. */
+/** The project bound read-only at `lower` (so it stays readable), then the overlay over the project; null, or why not. */
 function mountOverlay(spec: InsideSpec): string | null {
   for (const p of [spec.project, spec.upper, spec.work, spec.lower]) {
     // The overlay's options are comma- and colon-separated.
@@ -63,6 +63,10 @@ function mountOverlay(spec: InsideSpec): string | null {
   }
   const bind = spawnSync('mount', ['--bind', spec.project, spec.lower], { encoding: 'utf8' });
   if (bind.status !== 0) return `mount --bind failed: ${(bind.stderr || bind.error?.message || `exit ${bind.status}`).trim()}`;
+  // Read-only, or the command would write the real project through it. The flag is locked
+  // for namespaces the command makes (it cannot remount it, nor unmount the overlay).
+  const readOnly = spawnSync('mount', ['-o', 'remount,bind,ro', spec.lower], { encoding: 'utf8' });
+  if (readOnly.status !== 0) return `mount -o remount,bind,ro failed: ${(readOnly.stderr || readOnly.error?.message || `exit ${readOnly.status}`).trim()}`;
   const options = `userxattr,lowerdir=${spec.lower},upperdir=${spec.upper},workdir=${spec.work}`;
   const overlay = spawnSync('mount', ['-t', 'overlay', 'overlay', '-o', options, spec.project], { encoding: 'utf8' });
   if (overlay.status !== 0) return `mount -t overlay failed: ${(overlay.stderr || overlay.error?.message || `exit ${overlay.status}`).trim()}`;
