@@ -107,8 +107,13 @@ async function settle(spec: SandboxSpec, command: string, changes: Change[], upp
 function describe(refused: Verdict[], failed: Array<{ change: Change; error: string }>, kept: number): string {
   const lines: string[] = [];
   if (refused.length > 0) {
-    const names = refused.map((v) => v.change.path);
-    const shown = names.slice(0, SHOWN).join(', ') + (names.length > SHOWN ? ` and ${names.length - SHOWN} more` : '');
+    const git = (p: string) => p === '.git' || p.startsWith('.git/');
+    const names = refused.map((v) => v.change.path).filter((p) => !git(p));
+    const bookkeeping = refused.length - names.length;
+    const shown = [
+      names.slice(0, SHOWN).join(', ') + (names.length > SHOWN ? ` and ${names.length - SHOWN} more` : ''),
+      ...(bookkeeping > 0 ? [`git's bookkeeping of it (${bookkeeping} file(s) under .git/)`] : []),
+    ].filter(Boolean).join('; ');
     lines.push(`${PREFIX}this command ran in a sandbox; what it wrote that you may not write was discarded (${shown}); ${kept} other change(s) were kept.`);
     // One reason per rule: the message of its first refusal (a message names the path it caught).
     const byRules = new Map<string, string>();
@@ -123,15 +128,22 @@ function describe(refused: Verdict[], failed: Array<{ change: Change; error: str
 function logDiscarded(policy: CompiledPolicy, spec: SandboxSpec, command: string, refused: Verdict[]): void {
   const event: HookEvent = { ...spec.event, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } };
   const rules = [...new Set(refused.flatMap((v) => v.refused!.rules))];
-  const reason = `The sandboxed command wrote ${refused.length} path(s) its lane does not allow; they were discarded. ${refused[0].refused!.message}`;
+  const reason = `The sandboxed command wrote ${loggedPaths(refused).length} path(s) its lane does not allow; they were discarded. ${refused[0].refused!.message}`;
   const hits = rules.map((id) => ({ id, outcome: 'deny' as const, message: reason, source: { file: '(sandbox)', line: 0, column: 0 } }));
   const decision: Decision = {
     event: 'PreToolUse', agent: resolveAgent(policy.agents, event), tool: 'Bash', outcome: 'deny', reason, decidedBy: hits, hits,
-    contexts: [], warnings: [], trace: [], bypass: null, errors: [], paths: refused.map((v) => v.change.path),
+    contexts: [], warnings: [], trace: [], bypass: null, errors: [], paths: loggedPaths(refused),
   };
   for (const problem of recordDecision({ decision, event, policy, projectRoot: spec.project, now: new Date(), env: process.env })) {
     process.stderr.write(`${PREFIX}${problem.message}\n`);
   }
+}
+
+/** The discarded paths a record lists: the files, not git's bookkeeping that followed them (unless that is all). */
+function loggedPaths(refused: Verdict[]): string[] {
+  const all = refused.map((v) => v.change.path);
+  const files = all.filter((p) => p !== '.git' && !p.startsWith('.git/'));
+  return files.length > 0 ? files : all;
 }
 
 /** The command did not run: said, and noted so the hook asks instead for a while. */

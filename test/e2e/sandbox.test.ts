@@ -63,7 +63,7 @@ describeSandbox('the sandbox of unparsable: sandbox', () => {
   });
   afterEach(() => project.remove());
 
-  test('murdock\'s script keeps its tests and git\'s bookkeeping; what it wrote outside his lane is discarded, said and logged', () => {
+  test('murdock\'s script keeps its tests; what it wrote outside his lane is discarded, its commit with it, said and logged', () => {
     const command = sandboxedCommand(project, 'murdock', 'sh ./run.sh');
     expect(command).toMatch(/^'.*node.*' '.*\/dist\/sandbox\.cjs' run \S+ 'sh \.\/run\.sh'$/);
     const run = runAsBashTool(project, command!);
@@ -80,14 +80,25 @@ describeSandbox('the sandbox of unparsable: sandbox', () => {
     expect(read('.claude/policies.yaml')).toBe(POLICY);
     // A process the command left behind was stopped with it: it wrote nothing later.
     expect(read('tests/late.test.ts')).toBeNull();
+    // Its commit went with the refused files: HEAD and the index never describe files the project was not given.
     const log = spawnSync('git', ['log', '--format=%s'], { cwd: project.dir, encoding: 'utf8' }).stdout;
-    expect(log.split('\n')[0]).toBe('a test');
+    expect(log.split('\n')[0]).toBe('init');
+    expect(spawnSync('git', ['status', '--short'], { cwd: project.dir, encoding: 'utf8' }).stdout).not.toContain('A  tests/new.test.ts');
     expect(run.stderr).toContain('hookpolicy sandbox: this command ran in a sandbox; what it wrote that you may not write was discarded (');
     for (const p of ['.claude/policies.yaml', 'src/app.ts', 'src/extra.ts', 'src/gone.ts']) expect(run.stderr).toContain(p);
     expect(run.stderr).toContain('murdock is the tester and writes test files only');
     const records = project.readJsonl('.claude/policy-decisions.jsonl');
     expect(records.at(-1)).toMatchObject({ event: 'PreToolUse', tool: 'Bash', agent: 'murdock', outcome: 'deny', command: 'sh ./run.sh' });
     expect((records.at(-1)!.paths as string[]).sort()).toEqual(['.claude/policies.yaml', 'src/app.ts', 'src/extra.ts', 'src/gone.ts']);
+  });
+
+  test('murdock\'s commit of his tests is kept, git\'s bookkeeping with it', () => {
+    project.write('commit.sh', 'echo t > tests/c.test.ts && git add tests/c.test.ts && git -c user.email=m@x -c user.name=murdock commit -qm "c test"\n');
+    const run = runAsBashTool(project, sandboxedCommand(project, 'murdock', 'sh ./commit.sh')!);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(spawnSync('git', ['log', '--format=%s', '-1'], { cwd: project.dir, encoding: 'utf8' }).stdout).toBe('c test\n');
+    expect(spawnSync('git', ['status', '--short', 'tests/c.test.ts'], { cwd: project.dir, encoding: 'utf8' }).stdout).toBe('');
   });
 
   test('ba\'s lane keeps the implementation and discards the tests', () => {

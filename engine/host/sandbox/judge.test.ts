@@ -50,14 +50,26 @@ describe('judgeChanges', () => {
       ['src/a.ts', ['lane']],
       ['src/old.ts', ['lane']],
       ['.env', ['lane']],
-      ['.git/index', null],
-      ['.git/objects/ab/cdef', null],
+      // refused with the files: a commit or checkout kept in .git but not in the files would describe files the project lacks
+      ['.git/index', ['lane']],
+      ['.git/objects/ab/cdef', ['lane']],
       ['.git/hooks/pre-commit', ['lane']],
       ['coverage/lcov.info', null],
       // a link is a write of what it leads to
       ['tests/impl.test.ts', ['lane']],
     ]);
     expect(verdicts[1].refused?.message).toBe('murdock writes tests only, not src/a.ts');
+    expect(verdicts[4].refused?.message).toBe('git\'s bookkeeping follows the files, and src/a.ts was refused: murdock writes tests only, not src/a.ts');
+  });
+
+  test('git\'s bookkeeping and reports are kept when every file is', async () => {
+    const verdicts = await judgeChanges(build(POLICY()), spec, [
+      { kind: 'file', path: 'tests/a.test.ts', mode: 0o644 },
+      { kind: 'file', path: '.git/index', mode: 0o644 },
+      { kind: 'file', path: '.git/refs/heads/main', mode: 0o644 },
+      { kind: 'file', path: 'coverage/lcov.info', mode: 0o644 },
+    ], memoryContext({}).facts, {});
+    expect(verdicts.map((v) => v.refused)).toEqual([null, null, null, null]);
   });
 
   test('settings.sandbox.keep replaces the default list', async () => {

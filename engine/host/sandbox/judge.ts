@@ -4,7 +4,7 @@
  * rule that asked for the sandbox, or hookpolicy's self-protection, refuses it (deny, ask
  * or block: nobody can be asked afterwards). Rules that ignore unknown commands
  * (`unparsable: ignore`) keep ignoring them. A path `sandbox.keep` names is judged by
- * self-protection alone.
+ * self-protection alone, except git's bookkeeping, which is refused with any refused file.
  */
 import * as path from 'path';
 import { globRegex } from '../../compile/glob-regex';
@@ -19,6 +19,8 @@ export interface Verdict {
   change: Change;
   /** Null: kept. Else the refusing rules and their message. */
   refused: { rules: string[]; message: string } | null;
+  /** The path is one `sandbox.keep` names (judged by self-protection alone). */
+  kept?: true;
 }
 
 /**
@@ -41,9 +43,21 @@ export async function judgeChanges(policy: CompiledPolicy, spec: SandboxSpec, ch
     for (const written of writtenPaths(change)) {
       refused ??= refusal(await evaluateNow(policy, writeEvent(spec, written), { projectRoot: spec.project, env, facts, trace: false }), who);
     }
-    verdicts.push({ change, refused });
+    verdicts.push({ change, refused, ...(kept ? { kept: true } : {}) });
   }
-  return verdicts;
+  return withGitFollowing(verdicts);
+}
+
+/**
+ * When a working-tree change is refused, git's bookkeeping of the same command is refused
+ * too: a commit, a checkout or a pull kept in .git but not in the files would leave HEAD
+ * and the index describing files the project was not given.
+ */
+function withGitFollowing(verdicts: Verdict[]): Verdict[] {
+  const refusedFile = verdicts.find((v) => v.refused !== null && !v.kept);
+  if (!refusedFile) return verdicts;
+  const why = { rules: refusedFile.refused!.rules, message: `git's bookkeeping follows the files, and ${refusedFile.change.path} was refused: ${refusedFile.refused!.message}` };
+  return verdicts.map((v) => (v.kept && v.refused === null && (v.change.path === '.git' || v.change.path.startsWith('.git/')) ? { ...v, refused: why } : v));
 }
 
 /** The paths a change writes: its own, and for a link the file it leads to (as `ln` writes both, docs/paths.md). */
