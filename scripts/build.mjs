@@ -9,7 +9,8 @@
 //   dist/pg-shipper.cjs     the detached process that ships records to the team's PostgreSQL
 //   dist/sandbox.cjs        runs a Bash command of `unparsable: sandbox` in the sandbox, and judges what it wrote
 //   dist/sandbox-inside.cjs its part inside the namespaces: the overlay, the command, the list of changes
-//   dist/THIRD-PARTY-NOTICES.txt  the licenses of the packages whose code the bundles carry
+//   dist/secret-formats.json  the secret formats derived from gitleaks' rules (scripts/secret-formats.mjs)
+//   dist/THIRD-PARTY-NOTICES.txt  the licenses of the packages whose code the bundles carry, and of the data derived
 // Type errors fail the build first (HOOKPOLICY_SKIP_TYPECHECK=1 skips the check).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,6 +19,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
+import { deriveSecretFormats } from './secret-formats.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -263,7 +265,14 @@ mkdirSync(dist, { recursive: true });
 checkHookBundle(results[0].outputFiles[0].text);
 checkHookBundle(results[Object.keys(bundles).indexOf('ensure.cjs')].outputFiles[0].text, 'ensure.cjs');
 for (const file of results.flatMap((r) => r.outputFiles)) writeAtomically(file.path, plainBuiltins(file.text));
-writeAtomically(join(dist, NOTICES), thirdPartyNotices(results.flatMap((r) => Object.keys(r.metafile.inputs))));
+// The secret formats the log and the memory store redact beyond hookpolicy's own: derived
+// from a pinned copy of gitleaks' rules, each kept only if it passes the engine's
+// linear-time check (the regex-safety chunk just built).
+const GITLEAKS = join(root, 'third_party', 'gitleaks');
+const secretFormats = deriveSecretFormats(readFileSync(join(GITLEAKS, 'gitleaks.toml'), 'utf8'), requireHere(join(dist, 'regex-safety.cjs')).isSuperLinear);
+writeAtomically(join(dist, 'secret-formats.json'), `${JSON.stringify({ from: 'gitleaks config/gitleaks.toml (third_party/gitleaks)', formats: secretFormats.formats, left_out: secretFormats.skipped })}\n`);
+const gitleaksNotice = `== gitleaks default rules (MIT): dist/secret-formats.json is derived from them ==\n\n${readFileSync(join(GITLEAKS, 'LICENSE'), 'utf8').trim()}\n`;
+writeAtomically(join(dist, NOTICES), `${thirdPartyNotices(results.flatMap((r) => Object.keys(r.metafile.inputs)))}\n${gitleaksNotice}`);
 
 // A bundle or chunk this build no longer makes (a chunk merged into another) would still be
 // packed and shipped: removed.

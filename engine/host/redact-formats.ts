@@ -93,7 +93,13 @@ const COMMAND_FLAGS: readonly Scrubber[] = [
     replace: (_m, head: string) => keep(head),
     hints: ['xh', 'http'],
   },
-  // openssl -passin pass:SECRET, -passout, -pass
+  // az login -p SECRET / --password SECRET (a service principal's secret).
+  {
+    pattern: /(\baz[ \t]+login\b[^;&|\n]{0,200}?[ \t](?:-p|--password)(?:[ \t]+|=))("[^"\n]*"?|'[^'\n]*'?|[^\s;&|'"`]+)/g,
+    replace: (_m, head: string, value: string) => `${head}${quotedRedacted(value)}`,
+    hints: ['az'],
+  },
+    // openssl -passin pass:SECRET, -passout, -pass
   {
     pattern: /([ \t]-pass(?:in|out)?[ \t]+pass:)([^\s;&|'"`]+)/g,
     replace: (_m, head: string) => keep(head),
@@ -130,6 +136,8 @@ export const TOKEN_SCRUBBERS: readonly Scrubber[] = [
   // Webhook URLs whose path is the secret.
   { pattern: /(\bhooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]+/g, replace: keepFirst, hints: ['hooks.slack.com'] },
   { pattern: /(\bdiscord(?:app)?\.com\/api\/webhooks\/\d+\/)[A-Za-z0-9_-]+/g, replace: keepFirst, hints: ['/api/webhooks/'] },
+  // A Telegram bot's token in its API URL: api.telegram.org/bot<id>:<secret>/method.
+  { pattern: /(\bapi\.telegram\.org\/(?:file\/)?bot\d{5,16}:)[A-Za-z0-9_-]{20,}/g, replace: keepFirst, hints: ['api.telegram.org'] },
   // .npmrc: //registry/:_authToken=SECRET, also `npm config set //registry/:_authToken SECRET`.
   {
     pattern: /(:_(?:authToken|auth|password)(?:[ \t]*=[ \t]*|[ \t]+))("[^"\n]*"?|'[^'\n]*'?|[^\s;&|'"`]+)/g,

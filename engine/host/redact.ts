@@ -1,6 +1,7 @@
 /**
- * Secrets out of the decision log: every string of a record is scrubbed before it is
- * written to the JSONL file or POSTed to the webhook. Known key formats keep their
+ * Secrets out of the decision log and the memory store: every string of a record is
+ * scrubbed before it is written to the JSONL file, POSTed to the webhook, exported to
+ * OTLP, appended to the memory journal, or sent to a summarizer or an embeddings endpoint. Known key formats keep their
  * public type prefix (`AKIA[REDACTED]`, `ghp_[REDACTED]`) so a reader still sees what
  * leaked; assignments keep their name (`API_KEY=[REDACTED]`). The policy's own
  * `log.redact` patterns run under a watchdog: one that backtracks for long on a crafted
@@ -9,6 +10,7 @@
 
 import { REDACT_WATCHDOG_MS } from '../evaluate/regex';
 import { callWithin, TIMED_OUT } from '../evaluate/watchdog';
+import { derivedKeywords, redactDerived } from './redact-derived';
 import { PEM_BLOCK, QUERY_PARAMETER, REDACTED, TOKEN_SCRUBBERS, quotedRedacted, type Scrubber } from './redact-formats';
 
 export { REDACTED } from './redact-formats';
@@ -68,6 +70,8 @@ function scrub(text: string, extra: readonly string[]): string {
     out = redactAssignments(out, FLAG, FLAG_VALUE);
     out = redactAssignments(out, ASSIGNMENT, ASSIGNMENT_VALUE);
   }
+  // The formats of gitleaks' rules (redact-derived.ts), after hookpolicy's own.
+  out = redactDerived(out);
   for (const source of extra) out = applyExtra(out, source);
   return out;
 }
@@ -88,7 +92,8 @@ export function redactRecord<T>(value: T, extra: readonly string[] = []): T {
 
 /** False when no scrubber of redactText could change any part of `text`. */
 function mayHoldSecret(text: string): boolean {
-  return text.includes('\n') || hasSecretWord(text.toLowerCase()) || hinted(PEM_BLOCK, text) || SCRUBBERS.some((s) => hinted(s, text));
+  const lower = text.toLowerCase();
+  return text.includes('\n') || hasSecretWord(lower) || hinted(PEM_BLOCK, text) || SCRUBBERS.some((s) => hinted(s, text)) || derivedKeywords().some((k) => lower.includes(k));
 }
 
 /** True when the text holds one of the scrubber's hints. */

@@ -13,6 +13,7 @@ import type { MemoryIndex } from '../memory/memory-index';
 import type { SummarizerJob } from '../summarizer/job';
 import { startSummarizer } from '../summarizer/start';
 import { embeddingsAnswer, embeddingsRequest } from './embeddings-api';
+import { redactText } from '../redact';
 import { postJsonSync } from './sync-post';
 import { dot, loadVectors, setStateValue, stateValue, unembeddedCount, unit } from './vector-store';
 
@@ -50,7 +51,7 @@ export function hybridSearch(index: MemoryIndex, query: string, limit: number, o
   const fts = index.search(query, Math.max(CANDIDATES, limit));
   const fullText = (why: string): HybridSearchResult => ({ results: fts.slice(0, limit), note: `full text only: ${why}` });
   const e = options.embeddings;
-  const request = embeddingsRequest(e, [query], options.env);
+  const request = embeddingsRequest(e, [redactText(query)], options.env);
   if ('error' in request) return fullText(request.error);
   const answer = (options.post ?? postJsonSync)(request.url, request.headers, request.body, e.timeoutMs);
   if (!answer.ok) return fullText(`the embeddings endpoint did not answer (${answer.error})`);

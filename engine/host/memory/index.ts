@@ -5,6 +5,7 @@
  * runner records a decision's records, and the lazy MemoryFacts it gives the evaluator.
  */
 import * as path from 'path';
+import { redactRecord, redactText } from '../redact';
 import { diagnostic } from '../../diagnostics';
 import { storeSettings } from '../../memory/store-settings';
 import type { CompiledEmbeddings, CompiledSettings, Decision, Diagnostic, HookEvent } from '../../types';
@@ -56,8 +57,9 @@ export function recordMemory(options: RecordMemoryOptions): Diagnostic[] {
   if (!decision.records || decision.records.length === 0) return [];
   const at = isoTime(options.now);
   const session = typeof event.session_id === 'string' && event.session_id !== '' ? event.session_id : null;
+  // The decision log's secret detection (redact.ts): a command's output kept in memory (`cat .env`, `printenv`) keeps no secret.
   const records: JournalRecord[] = decision.records.map((r) => ({
-    at, session, agent: decision.agent, event: decision.event, rule: r.rule, kind: r.kind, importance: r.importance, text: r.text, fields: r.fields,
+    at, session, agent: decision.agent, event: decision.event, rule: r.rule, kind: r.kind, importance: r.importance, text: redactText(r.text), fields: redactRecord(r.fields),
   }));
   const problems: Diagnostic[] = [];
   const file = path.join(store.dir, JOURNAL_FILE);

@@ -11,6 +11,7 @@ import { embeddingsAnswer, embeddingsRequest } from '../embeddings/embeddings-ap
 import { ensureVectorTable, saveVectors, unembedded } from '../embeddings/vector-store';
 import type { MemoryIndex } from '../memory/memory-index';
 import { postJson } from './http-post';
+import { redactText } from '../redact';
 
 /** Texts per request. */
 export const BATCH = 32;
@@ -34,7 +35,7 @@ export async function embedRecords(index: MemoryIndex, e: CompiledEmbeddings, en
   while (embedded < MAX_PER_RUN) {
     const batch = unembedded(index.db, e.model, Math.min(BATCH, MAX_PER_RUN - embedded));
     if (batch.length === 0) break;
-    const request = embeddingsRequest(e, batch.map((r) => r.text), env);
+    const request = embeddingsRequest(e, batch.map((r) => redactText(r.text)), env);
     if ('error' in request) return { embedded, error: request.error };
     const answer = await postJson(request.url, request.headers, request.body, BATCH_TIMEOUT_MS);
     if (!answer.ok) return { embedded, error: `the embeddings endpoint did not answer (${answer.error})` };

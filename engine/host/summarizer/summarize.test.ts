@@ -58,6 +58,20 @@ const latest = () => {
 };
 
 describe('proseSummary', () => {
+  it('sends no secret off the machine, and stores none the model repeats (records stored before redaction existed included)', async () => {
+    const later = '2026-01-15T10:40:00.000Z';
+    appendToJournal(store.dir, store.projectRoot, [
+      journalRecord({ at: '2026-01-15T10:35:00.000Z', kind: 'command', text: '$ linear login lin_api_Zx8Cv2Bn6Mq1We9Rt5Yu3Io7Pa4Sd0Fg2Hj6Kl8m' }),
+      journalRecord({ at: later, event: 'SessionEnd', rule: 'memory-session-summary', kind: 'summary', importance: 1, text: '2 commands' }),
+    ]);
+    index.refresh();
+    const base = job();
+    await proseSummary(index, { ...base, summary: { ...base.summary, at: later } }, answering({ ok: true, text: 'Logged in to Linear with lin_api_Zx8Cv2Bn6Mq1We9Rt5Yu3Io7Pa4Sd0Fg2Hj6Kl8m.' }));
+    expect(prompts[0]).toContain('linear login [REDACTED]');
+    expect(prompts[0]).not.toContain('Zx8Cv2');
+    expect(latest().text).toBe('Logged in to Linear with [REDACTED].');
+  });
+
   it('shows the model this session\'s observations and stores its answer as a newer summary that readers prefer', async () => {
     const outcome = await proseSummary(index, job(), answering({ ok: true, text: '  Built the JWT middleware; the expiry test still fails.\n' }));
     expect(outcome).toEqual({ stored: expect.objectContaining({ kind: 'summary' }) });

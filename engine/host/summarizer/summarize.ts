@@ -8,6 +8,7 @@
  */
 import { privacyGlobMatches } from '../../memory/privacy';
 import { summaryPrompt } from '../../memory/summary-prompt';
+import { redactText } from '../redact';
 import type { CompiledSummarizer, MemoryRecord } from '../../types';
 import { isoTime } from '../iso-time';
 import { appendToJournal, boundedRecord, type JournalRecord } from '../memory/journal';
@@ -48,9 +49,10 @@ export async function proseSummary(index: MemoryIndex, job: SummarizerJob & { su
   const prompt = summaryPrompt(records.filter((r) => r.id < origin.id), { maxChars: summarizer.maxPromptChars, instruction: summarizer.prompt });
   if (!prompt) return { skipped: 'the session has no observation to summarize' };
 
-  const answer = await (options.ask ?? ((s, p) => ask(s, p, job.store.projectRoot, options.env)))(summarizer, prompt.prompt);
+  // Nothing leaves the machine with a secret in it: the records were redacted when stored, and older ones are here.
+  const answer = await (options.ask ?? ((s, p) => ask(s, p, job.store.projectRoot, options.env)))(summarizer, redactText(prompt.prompt));
   if (!answer.ok) return fail(answer.error);
-  const text = cut(answer.text.trim());
+  const text = cut(redactText(answer.text.trim()));
   if (text === '') return fail('the model answered no text');
   const glob = job.privacy.find((g) => privacyGlobMatches(g, text));
   if (glob !== undefined) return fail(`the model's summary matches the privacy filter (${glob}) and is not stored`);
