@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../support/run-hook';
 
-const SOURCES = ['bin', 'cli', 'engine', 'scripts', 'policies', 'templates', 'docs', 'package.json', 'tsconfig.json', 'policy.schema.json', 'policy-test.schema.json', 'LICENSE', 'README.md'];
+const SOURCES = ['bin', 'cli', 'engine', 'scripts', 'third_party', 'policies', 'templates', 'docs', 'package.json', 'tsconfig.json', 'policy.schema.json', 'policy-test.schema.json', 'LICENSE', 'README.md'];
 
 interface PackedFile { path: string }
 
@@ -29,7 +29,7 @@ describe('npm pack', () => {
   afterAll(() => fs.rmSync(tree, { recursive: true, force: true }));
 
   it('builds dist/ when it is missing, and ships it with the bin, the packs, the schemas and a LICENSE', () => {
-    for (const file of ['dist/hook.cjs', 'dist/compile.cjs', 'dist/cli.cjs', 'dist/shell.cjs', 'dist/packs-parsed.json', 'bin/policy.cjs', 'policies/security-guard.yaml', 'templates/policies.yaml', 'templates/policies.test.yaml', 'policy.schema.json', 'LICENSE', 'package.json']) {
+    for (const file of ['dist/hook.cjs', 'dist/compile.cjs', 'dist/cli.cjs', 'dist/shell.cjs', 'dist/packs-parsed.json', 'dist/secret-formats.json', 'dist/sandbox.cjs', 'dist/sandbox-inside.cjs', 'bin/policy.cjs', 'policies/security-guard.yaml', 'templates/policies.yaml', 'templates/policies.test.yaml', 'policy.schema.json', 'LICENSE', 'package.json']) {
       expect(files).toContain(file);
     }
     expect(files.filter((f) => /\.test\.ts$|^test\/|^engine\/|^cli\//.test(f))).toEqual([]);
