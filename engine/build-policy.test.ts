@@ -144,21 +144,37 @@ describe('buildPolicy: a broken rule next to the security-guard pack', () => {
     ['a root that is not a mapping', '- a\n', 'schema-type'],
     ['a root without version', 'include: [security-guard]\n', 'schema-required'],
     ['a root of another version', 'version: 2\ninclude: [security-guard]\n', 'schema-enum'],
-    ['a settings error', 'version: 1\ninclude: [security-guard]\nsettings: { on_error: clsed }\n', 'schema-enum'],
     ['an agents error', 'version: 1\ninclude: [security-guard]\nagents: { roles: { a: [b], b: [a] } }\n', 'role-cycle'],
-    ['a bad redaction pattern', 'version: 1\ninclude: [security-guard]\nsettings: { log: { redact: ["(a"] } }\n', 'invalid-regex'],
+    ['settings that are not a mapping', 'version: 1\ninclude: [security-guard]\nsettings: closed\n', 'schema-type'],
   ])('%s fails the whole policy', (_name, text, code) => {
     const result = build(text);
     expect(result.policy).toBeNull();
     expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual([code]);
   });
 
-  test('a settings error in an included file fails the whole policy too', () => {
+  // A typo in one setting or one include switched every rule off (issue 31): now it leaves out that part alone.
+  test.each<[string, string, string, string, 'open' | 'closed']>([
+    ['a misspelt key', 'version: 1\ninclude: [security-guard]\nsettings: { on_eror: closed }\n', 'schema-unknown-key', 'settings.on_eror', 'open'],
+    ['an on_error that cannot be read (taken as closed)', 'version: 1\ninclude: [security-guard]\nsettings: { on_error: clsed }\n', 'schema-enum', 'settings.on_error', 'closed'],
+    ['a bad redaction pattern', 'version: 1\ninclude: [security-guard]\nsettings: { log: { redact: ["(a"] } }\n', 'invalid-regex', 'settings.log', 'open'],
+    ['a misspelt pack', 'version: 1\ninclude: [securty-guard, security-guard]\nsettings: { on_error: closed }\n', 'include-not-found', 'include securty-guard', 'closed'],
+  ])('%s leaves out that part alone; every rule still enforces', (_name, text, code, part, onError) => {
+    const result = build(text);
+    expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual([code]);
+    expect(result.policy?.broken?.map((b) => [b.kind, b.name, b.events])).toEqual([['part', part, null]]);
+    expect(result.policy?.settings.onError).toBe(onError);
+    const ids = result.policy?.rules.map((r) => r.id) ?? [];
+    expect(ids).toContain('guard-env-files');
+  });
+
+  test('a settings error in an included file leaves out that setting alone too', () => {
     const result = buildPolicy(['team.yaml'], memoryReader({
-      'team.yaml': 'version: 1\ninclude: [./extra.yaml]\n',
+      'team.yaml': 'version: 1\ninclude: [./extra.yaml]\nrules: [{ id: r, on: Stop, block: x }]\n',
       'extra.yaml': 'version: 1\nsettings: { deadline_ms: soon }\n',
     }));
-    expect(result.policy).toBeNull();
+    expect(result.policy?.settings.deadlineMs).toBe(5000);
+    expect(result.policy?.rules.map((r) => r.id)).toEqual(['r']);
+    expect(result.policy?.broken?.map((b) => b.name)).toEqual(['settings.deadline_ms']);
   });
 });
 

@@ -5,7 +5,7 @@
 import { diagnostic } from './diagnostics';
 import { buildRuleIndex } from './rule-index';
 import type { CompiledPolicy, CompiledRule, Diagnostic, LoadedFile, PlacedDiagnostic, SourceLocation } from './types';
-import { toPointer } from './load/source-map';
+import { pointerSegments, toPointer } from './load/source-map';
 import { compileAgents } from './compile/agents';
 import { brokenRules, isLeftOut, sortBreakage } from './compile/broken';
 import { isObject } from './compile/context';
@@ -29,6 +29,27 @@ export interface CompileResult {
 }
 
 /**
+ * The files, each without the settings keys an earlier error is about (`settings.on_eror`,
+ * `settings.bypass`), except `on_error`, which an error makes `closed`.
+ */
+function withoutBrokenSettings(files: LoadedFile[], earlier: readonly PlacedDiagnostic[]): LoadedFile[] {
+  const broken = new Map<string, Set<string>>();
+  for (const p of earlier) {
+    if (p.diagnostic.severity !== 'error' || p.file === null) continue;
+    const [top, key] = pointerSegments(p.pointer);
+    if (top === 'settings' && key !== undefined) broken.set(p.file, (broken.get(p.file) ?? new Set()).add(key));
+  }
+  if (broken.size === 0) return files;
+  return files.map((f) => {
+    const keys = broken.get(f.file);
+    if (!keys || !isObject(f.doc) || !isObject(f.doc.settings)) return f;
+    // An on_error that cannot be read is taken as closed: whoever wrote it wanted something other than the default.
+    const settings = Object.fromEntries(Object.entries(f.doc.settings).filter(([k]) => !keys.has(k) || k === 'on_error').map(([k, v]) => [k, keys.has(k) ? 'closed' : v]));
+    return { ...f, doc: { ...f.doc, settings } };
+  });
+}
+
+/**
  * Compiles files given in evaluation order (includes before includers). `earlier` are
  * the errors loading and validation found: like compile's own, each leaves out the rule
  * or file it is in, or fails the policy.
@@ -41,7 +62,8 @@ export function compilePolicy(files: LoadedFile[], earlier: readonly PlacedDiagn
   const place = (from: number, file: string | null, pointer: string) => {
     for (const d of diagnostics.slice(from)) placed.push({ diagnostic: d, file: file ?? d.file ?? null, pointer });
   };
-  const { settings, bypassOf } = compileSettings(files);
+  // A setting with an error is left out (compile/broken.ts): its default applies, the rest of the policy holds.
+  const { settings, bypassOf } = compileSettings(withoutBrokenSettings(files, earlier));
   const bypassFor = coveringBypasses(files, bypassOf);
   const agents = compileAgents(files, diagnostics);
   place(0, null, '/agents');

@@ -135,7 +135,7 @@ function applyErrors(out: Output, p: EventProtocol, errors: Diagnostic[], broken
   const judged: Array<(consequence: string) => string> = [];
   if (errors.length > 0) judged.push((consequence) => describeProblems(errors, consequence));
   for (const b of broken) {
-    const what = b.kind === 'rule' ? `rule "${b.name}" was left out` : 'this file was left out';
+    const what = b.kind === 'rule' ? `rule "${b.name}" was left out` : b.kind === 'part' ? `${b.name} was left out` : 'this file was left out';
     if (b.covers) judged.push((consequence) => describeProblems(b.diagnostics, `${what}: ${consequence}`));
     else out.problems.push(describeProblems(b.diagnostics, `${what}; it could not have judged this event`));
   }

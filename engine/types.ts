@@ -245,9 +245,12 @@ export interface CompiledPolicy {
  * events and tools it could have judged. Plain data: it is cached with the policy.
  */
 export interface BrokenRule {
-  /** 'rule': one rule; 'file': every rule of a file that cannot be read as a whole. */
-  kind: 'rule' | 'file';
-  /** The rule's id (`rules[2]` when the id cannot be read); the file's path for kind 'file'. */
+  /**
+   * 'rule': one rule; 'file': every rule of a file that cannot be read as a whole; 'part':
+   * one setting or include entry (left out alone: its default applies, or the file it names is not loaded).
+   */
+  kind: 'rule' | 'file' | 'part';
+  /** The rule's id (`rules[2]` when the id cannot be read); the file's path for kind 'file'; `settings.on_eror` or `include securty-guard` for a part. */
   name: string;
   /** Where the rule starts; the file's first error for kind 'file'. */
   source: SourceLocation;

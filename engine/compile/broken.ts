@@ -17,13 +17,16 @@ const KNOWN_EVENTS = new Set<string>(EVENT_NAMES);
 export type ErrorScope =
   | { kind: 'policy' }
   | { kind: 'file'; file: string }
-  | { kind: 'rule'; file: string; index: number };
+  | { kind: 'rule'; file: string; index: number }
+  | { kind: 'part'; file: string; name: string };
 
 /**
  * The scope of an error:
  * - the policy: a root file that cannot be read, is not a mapping or has no valid
- *   `version` (nothing says what the policy is), and anything in `settings` or `agents`
- *   (they apply to every rule of every file);
+ *   `version` (nothing says what the policy is), `settings` or `agents` that are not
+ *   mappings, and anything in `agents` (roles say whom every rule applies to);
+ * - a part: one key of `settings` (it is left out, its default applies) or one entry of
+ *   `include` (the file it names is not loaded), any event left to on_error;
  * - a rule: anything inside `rules[i]`;
  * - the file: anything else (its YAML, its includes, an unknown top-level key, `rules`
  *   that is not a list, an included file's document or `version`).
@@ -33,16 +36,28 @@ export function scopeOf(placed: PlacedDiagnostic, files: ReadonlyMap<string, Loa
   const file = placed.file === null ? undefined : files.get(placed.file);
   if (!file) return { kind: 'policy' };
   const [top, index] = pointerSegments(placed.pointer);
+  // One setting, or one include: left out alone, the rest of the policy enforcing (a typo
+  // such as `on_eror: closed` or `include: [securty-guard]` had switched every rule off).
+  if (top === 'settings' && index !== undefined) return { kind: 'part', file: file.file, name: `settings.${index}` };
+  if (top === 'include' && index !== undefined && /^\d+$/.test(index)) return { kind: 'part', file: file.file, name: includeName(file, Number(index)) };
   if (top === 'settings' || top === 'agents') return { kind: 'policy' };
   if (top === 'rules' && index !== undefined && /^\d+$/.test(index)) return { kind: 'rule', file: file.file, index: Number(index) };
   if (file.root && (top === undefined || top === 'version')) return { kind: 'policy' };
   return { kind: 'file', file: file.file };
 }
 
+/** The include entry as written (`include securty-guard`), or its index. */
+function includeName(file: LoadedFile, index: number): string {
+  const list = isObject(file.doc) && Array.isArray(file.doc.include) ? file.doc.include : [];
+  return typeof list[index] === 'string' ? `include ${list[index] as string}` : `include[${index}]`;
+}
+
 /** The errors of a build sorted by what they break. */
 export interface Breakage {
   /** Errors that fail the whole policy. */
   fatal: Diagnostic[];
+  /** Settings and includes left out alone, by file and name, with their errors. */
+  parts: Map<string, Map<string, PlacedDiagnostic[]>>;
   /** Files left out as a whole, with every error found in them. */
   files: Map<string, PlacedDiagnostic[]>;
   /** Rules left out, by file and index in `rules`, with their errors. */
@@ -55,7 +70,7 @@ export interface Breakage {
  */
 export function sortBreakage(placed: readonly PlacedDiagnostic[], files: readonly LoadedFile[]): Breakage {
   const byName = new Map(files.map((f) => [f.file, f]));
-  const breakage: Breakage = { fatal: [], files: new Map(), rules: new Map() };
+  const breakage: Breakage = { fatal: [], files: new Map(), rules: new Map(), parts: new Map() };
   const errors = placed.filter((p) => p.diagnostic.severity === 'error');
   for (const p of errors) {
     const scope = scopeOf(p, byName);
@@ -67,7 +82,11 @@ export function sortBreakage(placed: readonly PlacedDiagnostic[], files: readonl
     if (scope.kind === 'policy') continue;
     const whole = breakage.files.get(scope.file);
     if (whole) whole.push(p);
-    else if (scope.kind === 'rule') {
+    else if (scope.kind === 'part') {
+      const parts = breakage.parts.get(scope.file) ?? new Map<string, PlacedDiagnostic[]>();
+      breakage.parts.set(scope.file, parts);
+      parts.set(scope.name, [...(parts.get(scope.name) ?? []), p]);
+    } else if (scope.kind === 'rule') {
       const rules = breakage.rules.get(scope.file) ?? new Map<number, PlacedDiagnostic[]>();
       breakage.rules.set(scope.file, rules);
       rules.set(scope.index, [...(rules.get(scope.index) ?? []), p]);
@@ -94,6 +113,11 @@ export function brokenRules(breakage: Breakage, files: readonly LoadedFile[]): B
       const source = { file: file.file, line: first.line ?? 1, column: first.column ?? 1 };
       out.push({ kind: 'file', name: file.file, source, events: null, tools: null, diagnostics: whole.map((p) => p.diagnostic) });
       continue;
+    }
+    // A setting or an include left out could have changed any event's answer.
+    for (const [name, placed] of breakage.parts.get(file.file) ?? []) {
+      const first = placed[0].diagnostic;
+      out.push({ kind: 'part', name, source: { file: file.file, line: first.line ?? 1, column: first.column ?? 1 }, events: null, tools: null, diagnostics: placed.map((p) => p.diagnostic) });
     }
     const rules = [...(breakage.rules.get(file.file) ?? new Map<number, PlacedDiagnostic[]>())].sort(([a], [b]) => a - b);
     for (const [index, placed] of rules) out.push(brokenRule(file, index, placed));

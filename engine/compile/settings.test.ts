@@ -86,7 +86,8 @@ describe('settings', () => {
 
   test('an invalid log.redact pattern is an invalid-regex at its position', () => {
     const result = build({ 'p.yaml': lines('version: 1', 'settings:', '  log:', '    redact: ["ok", "(unclosed"]') });
-    expect(result.policy).toBeNull();
+    // The log setting is left out; the policy still builds (issue 31).
+    expect(result.policy?.broken?.map((b) => b.name)).toEqual(['settings.log']);
     expect(result.diagnostics.map((d) => `${d.code} ${d.line}:${d.column}`)).toEqual(['invalid-regex 4:20']);
   });
 });
