@@ -99,23 +99,25 @@ function newestFile(files: readonly FileFact[]): FileFact | null {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+const NO_VALUES: ReadonlyMap<string, unknown> = new Map();
 
 /** Sub-values that are numbers in `when` (`$seen_age_minutes > 30`); the others are text. */
 const NUMERIC_SUBS = new Set(['age_minutes', 'importance', 'id', 'count', 'top']);
 
 /**
  * The lets as `when` bindings: `$name` for each value, `$name_sub` for each sub-value
- * (`name.fields.x` as `$name_fields_x`). A `count` and the numeric sub-values are numbers.
+ * (`name.fields.x` as `$name_fields_x`). A `count` and the numeric sub-values are numbers,
+ * and an `expr` let keeps its expression's JSON value (`typed`: a number, a boolean, a list).
  * An optional let that could not be computed (named in `unset`) binds nothing, so
  * `$fails >= 3` is false and `$exists($previous)` tells whether there was one.
  * @example letBindings([failsLet], new Map([['fails', '3']])) // { fails: 3 }
  */
-export function letBindings(lets: readonly CompiledLet[], values: ReadonlyMap<string, string>, unset: ReadonlySet<string> = NONE): Record<string, unknown> {
+export function letBindings(lets: readonly CompiledLet[], values: ReadonlyMap<string, string>, unset: ReadonlySet<string> = NONE, typed: ReadonlyMap<string, unknown> = NO_VALUES): Record<string, unknown> {
   const bindings: Record<string, unknown> = {};
   for (const l of lets) {
     const value = values.get(l.name);
     if (value === undefined || unset.has(l.name)) continue;
-    bindings[l.name] = l.kind === 'count' ? Number(value) : value;
+    bindings[l.name] = typed.has(l.name) ? typed.get(l.name) : l.kind === 'count' ? Number(value) : value;
     const prefix = `${l.name}.`;
     for (const [key, sub] of values) {
       if (!key.startsWith(prefix)) continue;

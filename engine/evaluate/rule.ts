@@ -97,17 +97,24 @@ async function evaluateAsync(rule: CompiledRule, scope: EventScope, values: Rule
     const lets = (values.lets = new Map());
     /** Optional lets that could not be computed: not bound in expressions. */
     const unset = new Set<string>();
+    /** Expression lets' values as JSON (a number stays a number in `when`), beside their text. */
+    const typed = new Map<string, unknown>();
     for (const l of rule.lets) {
-      const computed = l.kind === 'expr'
+      let computed: LetResult;
+      if (l.kind === 'expr') {
         // An expression sees the lets before it, as `when` does.
-        ? computeExprLet(l, await evaluateExpression(l.target, scope.event, lets.size > 0 ? { ...scope.bindings, ...letBindings(rule.lets, lets, unset) } : scope.bindings, scope.deadlineMs, l.exprFast))
-        : computeLet(rule, l, lookup, scope);
+        const raw = await evaluateExpression(l.target, scope.event, lets.size > 0 ? { ...scope.bindings, ...letBindings(rule.lets, lets, unset, typed) } : scope.bindings, scope.deadlineMs, l.exprFast);
+        if (l.field === null && l.extract === null && raw !== undefined && typeof raw !== 'string') typed.set(l.name, raw);
+        computed = computeExprLet(l, raw);
+      } else {
+        computed = computeLet(rule, l, lookup, scope);
+      }
       const failure = storeLet(lets, l, computed);
       if (failure) return notMatched(rule, { condition: 'let', detail: failure }, lets, values);
       if (!computed.ok) unset.add(l.name);
     }
     if (rule.when !== null && rule.letsFirst) {
-      const result = await evaluateExpression(rule.when, scope.event, { ...scope.bindings, ...letBindings(rule.lets, lets, unset) }, scope.deadlineMs, rule.whenFast);
+      const result = await evaluateExpression(rule.when, scope.event, { ...scope.bindings, ...letBindings(rule.lets, lets, unset, typed) }, scope.deadlineMs, rule.whenFast);
       if (!isTruthy(result)) {
         return notMatched(rule, { condition: 'when', detail: `${rule.when} gave ${valueText(result) ?? 'no value'}` }, lets, values);
       }

@@ -26,6 +26,24 @@ describe('lets in when', () => {
     expect((await evaluate(threeFails, stop(), storeContext(failures(2)))).outcome).toBe('none');
   });
 
+  // An expr let arrived as text: `$changed * 2` threw and the rule failed open (issue 31).
+  test('an expr let keeps its JSON type in when: a number is a number, a boolean a boolean', async () => {
+    const policy = compiled(buildRules(
+      '  - id: many-paths',
+      '    on: PreToolUse',
+      '    let:',
+      '      changed: { expr: "$count($paths)" }',
+      '      doubled: { expr: "$changed * 2" }',
+      '      big: { expr: "$changed > 1" }',
+      '    when: "$doubled >= 2 and $big = false and $changed * 2 = 2"',
+      '    deny: "{{changed}} path, {{doubled}} doubled, big: {{big}}"',
+    ));
+    const d = await evaluate(policy, { hook_event_name: 'PreToolUse', cwd: '/p', tool_name: 'Write', tool_input: { file_path: '/p/a.ts' } }, memoryContext({}));
+    expect(d.errors).toEqual([]);
+    expect(d.outcome).toBe('deny');
+    expect(d.reason).toBe('1 path, 2 doubled, big: false');
+  });
+
   test('the Stop-loop guard: stop_hook_active lets Claude stop', async () => {
     const d = await evaluate(threeFails, stop({ stop_hook_active: true }), storeContext(failures(5)));
     expect(d.outcome).toBe('none');

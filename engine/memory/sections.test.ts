@@ -1,4 +1,4 @@
-import { changedSections, headingOf, sectionOf, sectionsDelta, sectionsDigest, splitSections } from './sections';
+import { changedSections, changedShare, headingOf, sectionOf, sectionsDelta, sectionsDigest, splitSections } from './sections';
 
 const V1 = 'version: GC-v1\n\n## Scope\nLDAP login\n\n## Decisions\n- use ldapjs\n\n## Risks\nnone yet\n';
 const V2 = 'version: GC-v2\n\n## Scope\nLDAP login\n\n## Decisions\n- use ldapjs\n- cache binds\n\n## API\nPOST /login\n';
@@ -18,8 +18,25 @@ describe('splitSections', () => {
 describe('sectionsDelta', () => {
   it('says what was added, changed and removed, with the new bodies', () => {
     expect(sectionsDelta(V1, V2)).toBe(
-      '- CHANGED: (top)\n  version: GC-v2\n- CHANGED: Decisions\n  - use ldapjs\n  - cache binds\n- ADDED: API\n  POST /login\n- REMOVED: Risks',
+      '- CHANGED: (top).version: GC-v1 → GC-v2\n- CHANGED: Decisions\n  - use ldapjs\n  - cache binds\n- ADDED: API\n  POST /login\n- REMOVED: Risks',
     );
+  });
+
+  // Seed 001's delta: `- CHANGED: {section.field}: {old} → {new}`, also from the digest an agent's earlier version was kept as.
+  it('gives a section of fields field by field, old → new, from a document or its digest', () => {
+    const before = 'version: GC-v3\n\n## Auth\nprovider: ldap\ntimeout: 30s\nretries: 2\n';
+    const after = 'version: GC-v4\n\n## Auth\nprovider: oidc\ntimeout: 30s\nissuer: https://id.example\n';
+    const expected = '- CHANGED: (top).version: GC-v3 → GC-v4\n- CHANGED: Auth.provider: ldap → oidc\n- ADDED: Auth.issuer: https://id.example\n- REMOVED: Auth.retries';
+    expect(sectionsDelta(before, after)).toBe(expected);
+    expect(sectionsDelta(sectionsDigest(before), after)).toBe(expected);
+    // A digest of the first format kept no fields: the section's new text, as before.
+    expect(sectionsDelta('#sections-digest v1\nabc\tAuth', after)).toContain('- CHANGED: Auth\n  provider: oidc');
+  });
+
+  it('changedShare: the share of sections changed, for the full-context fallback from half on', () => {
+    expect(changedShare('## A\nx\n## B\ny', '## A\nx\n## B\nz')).toBe(0.5);
+    expect(changedShare(sectionsDigest('## A\nx\n## B\ny\n## C\nq'), '## A\nx\n## B\ny\n## C\nq')).toBe(0);
+    expect(changedShare('## A\nx', '## B\ny')).toBe(1);
   });
 
   it('is empty when nothing changed but whitespace around bodies', () => {

@@ -70,17 +70,55 @@ function close(section: Section, text: string, end: number, into: Section[]): vo
   if (section.heading !== '' || section.body !== '') into.push(section);
 }
 
-/** The first line of a digest: a `before` that starts with it is read as a digest, not as a document. */
-const DIGEST_MARK = '#sections-digest v1';
+/** The first line of a digest: a `before` that starts with one is read as a digest, not as a document (v1: no fields). */
+const DIGEST_MARK = '#sections-digest v2';
+const DIGEST_V1 = '#sections-digest v1';
+/** A field's value as a digest keeps it (longer ones are cut, and compared by hash). */
+const FIELD_VALUE_MAX = 120;
 
 /**
- * A short stand-in for a document: one line per section, its body's hash and its heading.
- * What `sectionsDelta` and `changedSections` need of an earlier version, at a fraction of
- * its size (a stored record's text is cut at 4,000 characters; a global context is larger).
- * @example sectionsDigest('## A\none') // '#sections-digest v1\n<hash>\tA'
+ * A short stand-in for a document: one line per section, its body's hash and its heading,
+ * then a line per `key: value` field of the section (tab, key, tab, value). What
+ * `sectionsDelta` and `changedSections` need of an earlier version (a field's old value
+ * included, for `old → new`), at a fraction of its size (a stored record's text is cut at
+ * 4,000 characters; a global context is larger).
+ * @example sectionsDigest('## A\nowner: ba\nnotes') // '#sections-digest v2\n<hash>\tA\n\towner\tba'
  */
 export function sectionsDigest(doc: string): string {
-  return [DIGEST_MARK, ...splitSections(doc).map((s) => `${bodyHash(s.body)}\t${s.heading}`)].join('\n');
+  const lines = [DIGEST_MARK];
+  for (const s of splitSections(doc)) {
+    lines.push(`${bodyHash(s.body)}\t${s.heading}`);
+    for (const [key, value] of fieldsOf(s.body)) lines.push(`\t${key}\t${digestValue(value)}`);
+  }
+  return lines.join('\n');
+}
+
+/** A field's value as a digest holds it: as written, or cut with its hash when longer. */
+function digestValue(value: string): string {
+  return value.length <= FIELD_VALUE_MAX ? value : `${value.slice(0, FIELD_VALUE_MAX)}… #${bodyHash(value)}`;
+}
+
+/** `key: value` lines of a section body (a list item's `- ` allowed), by key, last one wins. */
+function fieldsOf(body: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const line of body.split('\n')) {
+    const m = /^\s*(?:[-*]\s+)?([A-Za-z_][\w .-]{0,58}?)\s*:\s+(\S.*?)\s*$/.exec(line);
+    if (m && !m[2].includes('\t')) fields.set(m[1], m[2]);
+  }
+  return fields;
+}
+
+/**
+ * What share of the sections changed from `before` to `after` (added, changed or
+ * removed, over every section of either), 0 to 1: seed 001 sends the whole context
+ * instead of a delta from half on.
+ * @example changedShare('## A\nx\n## B\ny', '## A\nx\n## B\nz') // 0.5
+ */
+export function changedShare(before: string, after: string): number {
+  const old = keysByHeading(before, isDigest(before));
+  const keys = keysByHeading(after, isDigest(before));
+  const all = new Set([...old.keys(), ...keys.keys()]);
+  return all.size === 0 ? 0 : changedSections(before, after).length / all.size;
 }
 
 /**
@@ -94,16 +132,70 @@ export function sectionsDelta(before: string, after: string): string {
   const old = keysByHeading(before, isDigest(before));
   const now = splitSections(after);
   const keys = keysByHeading(after, isDigest(before));
+  const oldFields = fieldsByHeading(before);
   const lines: string[] = [];
   for (const heading of keys.keys()) {
     const was = old.get(heading);
     if (was === keys.get(heading)) continue;
-    lines.push(`- ${was === undefined ? 'ADDED' : 'CHANGED'}: ${label(heading)}`);
     const body = now.filter((s) => s.heading === heading && s.body !== '').map((s) => s.body).join('\n');
+    const fieldLines = was === undefined ? null : fieldDelta(heading, oldFields?.get(heading), body);
+    if (fieldLines) {
+      lines.push(...fieldLines);
+      continue;
+    }
+    lines.push(`- ${was === undefined ? 'ADDED' : 'CHANGED'}: ${label(heading)}`);
     if (body !== '') lines.push(indent(body));
   }
   for (const heading of old.keys()) if (!keys.has(heading)) lines.push(`- REMOVED: ${label(heading)}`);
   return lines.join('\n');
+}
+
+/**
+ * A changed section as seed 001 writes it, field by field: `- ADDED: Section.key: value`,
+ * `- CHANGED: Section.key: old → new`, `- REMOVED: Section.key`. Null when the section is
+ * not fields alone on both sides (or the old fields are not known): then the section's
+ * new text is the delta.
+ */
+function fieldDelta(heading: string, was: Map<string, string> | undefined, body: string): string[] | null {
+  if (!was) return null;
+  const now = fieldsOf(body);
+  const prose = body.split('\n').filter((l) => l.trim() !== '' && !/^\s*(?:[-*]\s+)?[A-Za-z_][\w .-]{0,58}?\s*:\s+\S/.test(l));
+  if (now.size === 0 || was.size === 0 || prose.length > 0) return null;
+  const name = (key: string) => `${label(heading)}.${key}`;
+  const lines: string[] = [];
+  for (const [key, value] of now) {
+    const before = was.get(key);
+    if (before === undefined) lines.push(`- ADDED: ${name(key)}: ${value}`);
+    else if (before !== digestValue(value) && before !== value) lines.push(`- CHANGED: ${name(key)}: ${before} → ${value}`);
+  }
+  for (const key of was.keys()) if (!now.has(key)) lines.push(`- REMOVED: ${name(key)}`);
+  return lines.length > 0 ? lines : null;
+}
+
+/** The fields of each section of a document or a v2 digest; null for a v1 digest (it kept none). */
+function fieldsByHeading(text: string): Map<string, Map<string, string>> | null {
+  const map = new Map<string, Map<string, string>>();
+  if (text === DIGEST_V1 || text.startsWith(`${DIGEST_V1}\n`)) return null;
+  if (isDigest(text)) {
+    let current: Map<string, string> | null = null;
+    for (const line of text.split('\n').slice(1)) {
+      if (line.startsWith('\t')) {
+        const [, key, value] = line.split('\t');
+        current?.set(key, value ?? '');
+      } else {
+        const heading = line.slice(line.indexOf('\t') + 1);
+        current = map.get(heading) ?? new Map();
+        map.set(heading, current);
+      }
+    }
+    return map;
+  }
+  for (const section of splitSections(text)) {
+    const fields = map.get(section.heading) ?? new Map<string, string>();
+    for (const [k, v] of fieldsOf(section.body)) fields.set(k, digestValue(v));
+    map.set(section.heading, fields);
+  }
+  return map;
 }
 
 /**
@@ -152,7 +244,8 @@ function keysByHeading(text: string, hashed: boolean): Map<string, string> {
   if (isDigest(text)) {
     for (const line of text.split('\n').slice(1)) {
       const tab = line.indexOf('\t');
-      if (tab >= 0) add(line.slice(tab + 1), line.slice(0, tab));
+      // A field line (a leading tab) belongs to the section line above it.
+      if (tab > 0) add(line.slice(tab + 1), line.slice(0, tab));
     }
     return map;
   }
@@ -161,7 +254,7 @@ function keysByHeading(text: string, hashed: boolean): Map<string, string> {
 }
 
 function isDigest(text: string): boolean {
-  return text === DIGEST_MARK || text.startsWith(`${DIGEST_MARK}\n`);
+  return [DIGEST_MARK, DIGEST_V1].some((mark) => text === mark || text.startsWith(`${mark}\n`));
 }
 
 /** 53 bits of a body (cyrb53): a change to a section is seen unless it collides by chance. */
