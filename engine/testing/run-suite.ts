@@ -61,7 +61,8 @@ async function runCase(suite: TestSuite, c: TestCase, projectRoot: string, host:
   };
   const built = buildEvent(c, projectRoot, host);
   if ('error' in built) return { ...base, error: built.error };
-  const env = { ...suite.env, ...c.env, CLAUDE_PROJECT_DIR: projectRoot };
+  // `{{project}}` in a value is the temp project, as in event_json (HOME: "{{project}}/home").
+  const env = { ...(withProject({ ...suite.env, ...c.env }, projectRoot) as Record<string, string>), CLAUDE_PROJECT_DIR: projectRoot };
   const memory = caseMemory(suite, c, built.event, policy, host.now());
   const agent = c.host ?? suite.host;
   const actual = await host.execute({ event: built.event, stdin: JSON.stringify(built.event), env, projectRoot, ...(memory ? { memory } : {}), ...(agent !== 'claude' ? { host: agent } : {}) });

@@ -6,6 +6,7 @@
  * spawned again is told what changed in the global context since its first spawn (dia).
  */
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { POLICY_BIN } from '../support/run-hook';
 import { runClient } from './client';
@@ -86,8 +87,8 @@ describeRealClient('memory across sessions and spawns', () => {
     expect(modelSaw(second.requests, '관련 메모리 발견')).toBe(false);
   }, 2 * SESSION_TIMEOUT_MS);
 
-  it('dia: a subagent spawned again is told what changed in the global context since its first spawn', () => {
-    const gc = (version: string, scope: string) => `version: ${version}\n\n## Scope\n${scope}\n`;
+  it('dia: a subagent is told the active team and the whole context first, what changed when spawned again', () => {
+    const gc = (version: string, scope: string) => `version: ${version}\n\n## Scope\n${scope}\n\n## Team\nlead: main\n\n## Risks\nnone yet\n\n## API\nPOST /login\n`;
     const project = makeClientProject({
       policy: 'version: 1\ninclude: [dia]\n',
       files: {
@@ -95,6 +96,9 @@ describeRealClient('memory across sessions and spawns', () => {
         '.agent/teams/t1/global-context.md': gc('GC-v1', 'LDAP login'),
       },
     });
+    // The active team (seed 000): the newest ~/.claude/teams/*/config.json.
+    fs.mkdirSync(path.join(project.homeDir, '.claude', 'teams', 't1'), { recursive: true });
+    fs.writeFileSync(path.join(project.homeDir, '.claude', 'teams', 't1', 'config.json'), '{"name":"t1"}');
     const spawn = (marker: string) => tools({ name: 'Agent', input: { description: 'research', prompt: `${marker}: look around`, subagent_type: 'researcher' } });
     const session = runClient({
       projectDir: project.projectDir,
@@ -119,10 +123,11 @@ describeRealClient('memory across sessions and spawns', () => {
     });
     expect(session.exitCode).toBe(0);
     const seenBy = (marker: string) => requestsOf(session.requests, marker).map(requestText).join('\n');
-    expect(seenBy('SUBAGENT-R1')).toContain('Current global context: GC-v1');
-    expect(seenBy('SUBAGENT-R1')).not.toContain('[CONTEXT-UPDATE]');
-    expect(seenBy('SUBAGENT-R2')).toContain('Current global context: GC-v2');
-    expect(seenBy('SUBAGENT-R2')).toContain('changed since you last saw it (GC-v1). Delta:');
+    expect(seenBy('SUBAGENT-R1')).toContain('[DIA-HOOK] Active team: t1. Current GC: GC-v1. Verify your injected context version matches.');
+    expect(seenBy('SUBAGENT-R1')).toContain('[CONTEXT-UPDATE] GC-v1 (full context)');
+    expect(seenBy('SUBAGENT-R2')).toContain('Current GC: GC-v2');
+    expect(seenBy('SUBAGENT-R2')).toContain('[CONTEXT-UPDATE] GC-v1 → GC-v2');
+    expect(seenBy('SUBAGENT-R2')).toContain('- CHANGED: (top).version: GC-v1 → GC-v2');
     expect(seenBy('SUBAGENT-R2')).toContain('- CHANGED: Scope');
   }, SESSION_TIMEOUT_MS);
 });

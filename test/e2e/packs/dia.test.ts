@@ -4,6 +4,7 @@
  */
 import { loadEvent, makeProject, packMessage, TempProject } from '../../support/run-hook';
 
+
 const POLICY = 'version: 1\ninclude: [dia]\n';
 const TEAM = 'session-5f3a9c1e';
 const TEAM_DIR = `.agent/teams/${TEAM}`;
@@ -96,68 +97,56 @@ describe('dia: L1/L2 notes before going idle or completing a task', () => {
     });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(`${message}\n`);
-    // What the teammate must be told: who, which files, their minimum sizes, and where.
-    expect(result.stderr).toContain(String(event.teammate_name));
-    expect(result.stderr).toMatch(/L1-index\.yaml \(at least 50 bytes\)/);
-    expect(result.stderr).toMatch(/L2-summary\.md \(at least 100 bytes\)/);
-    expect(result.stderr).toContain(`${TEAM_DIR}/`);
-    if (!idle) expect(result.stderr).toContain(`'${String(event.task_subject)}'`);
+    // Seed 000's own wording: who, which files, their minimum sizes (idle), and where; the task by its subject.
+    const who = String(event.teammate_name);
+    expect(result.stderr).toBe(idle
+      ? `L1/L2 output files not found or too small for ${who}.\nWrite L1-index.yaml (≥50 bytes) and L2-summary.md (≥100 bytes) before going idle.\nYour output directory should be under ${TEAM_DIR}/.\n`
+      : `Cannot complete task '${String(event.task_subject)}': L1/L2 output files not found for ${who}.\nWrite L1-index.yaml and L2-summary.md before marking task as completed.\n`);
   });
 });
 
-describe('dia: global-context version at SubagentStart', () => {
+describe('dia: the active team and its global-context version at SubagentStart', () => {
   const HOUR = 3600 * 1000;
   const gc = (version: string): string => `# Global context\nteam: shop\nversion: ${version}\n\n## Scope\n...\n`;
+  const context = (run: { json: unknown }) => (run.json as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
 
-  test('names the team and version of the newest global-context.md, and follows the newest', () => {
+  test('the active team is the newest ~/.claude/teams/*/config.json; its version, in seed 000\'s words', () => {
     const now = Date.now();
     const project = makeProject(POLICY);
     try {
-      project.write('.agent/teams/session-0b7d2e44/global-context.md', gc('GC-v3'), now - 2 * HOUR);
-      project.write(`${TEAM_DIR}/global-context.md`, gc('GC-v5'), now - HOUR);
+      const home = project.file('home');
+      project.write(`home/.claude/teams/session-0b7d2e44/config.json`, '{}', now - 2 * HOUR);
+      project.write(`home/.claude/teams/${TEAM}/config.json`, '{}', now - HOUR);
+      // The other team's global context is the newest file: it is not the active team's.
+      project.write(`${TEAM_DIR}/global-context.md`, gc('GC-v5'), now - 3 * HOUR);
+      project.write('.agent/teams/session-0b7d2e44/global-context.md', gc('GC-v4'), now);
       const event = loadEvent('dia', 'subagent-start', project.dir);
-
-      const first = project.run(event);
+      const first = project.run(event, { env: { HOME: home } });
       expect(first.exitCode).toBe(0);
       expect(first.stderr).toBe('');
-      expect(first.json).toEqual({
-        hookSpecificOutput: {
-          hookEventName: 'SubagentStart',
-          additionalContext: packMessage('dia', 'dia-global-context-version', {
-            'gc.dir': TEAM,
-            gc: 'GC-v5',
-            'gc.path': `${TEAM_DIR}/global-context.md`,
-          }),
-        },
-      });
-      expect((first.json as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext)
-        .toContain(`Active team: ${TEAM}. Current global context: GC-v5`);
-
-      // The other team's file becomes the newest.
-      project.write('.agent/teams/session-0b7d2e44/global-context.md', gc('GC-v4'), now);
-      const second = project.run(event);
-      expect(second.exitCode).toBe(0);
-      expect((second.json as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext)
-        .toContain('Active team: session-0b7d2e44. Current global context: GC-v4');
+      expect(context(first).split('\n')[0]).toBe(`[DIA-HOOK] Active team: ${TEAM}. Current GC: GC-v5. Verify your injected context version matches.`);
+      // The other team's config becomes the newest: it is the active team now.
+      project.write('home/.claude/teams/session-0b7d2e44/config.json', '{}', now);
+      expect(context(project.run(event, { env: { HOME: home } })).split('\n')[0]).toBe('[DIA-HOOK] Active team: session-0b7d2e44. Current GC: GC-v4. Verify your injected context version matches.');
     } finally {
       project.remove();
     }
   });
 
-  test('no global-context.md: no output, exit 0', () => {
-    const project = makeProject(POLICY, { [`${TEAM_DIR}/researcher-1/L1-index.yaml`]: bytes(60) });
+  test('no active team: nothing injected, not even an old session\'s global context', () => {
+    const project = makeProject(POLICY, { [`${TEAM_DIR}/global-context.md`]: gc('GC-v3') });
     try {
-      const result = project.run(loadEvent('dia', 'subagent-start', project.dir));
+      const result = project.run(loadEvent('dia', 'subagent-start', project.dir), { env: { HOME: project.file('home') } });
       expect(result).toMatchObject({ stdout: '', stderr: '', exitCode: 0 });
     } finally {
       project.remove();
     }
   });
 
-  test('a global-context.md without a version: line: no output, exit 0', () => {
-    const project = makeProject(POLICY, { [`${TEAM_DIR}/global-context.md`]: '# Global context\nteam: shop\n' });
+  test('an active team with a global-context.md without a version: line: no output, exit 0', () => {
+    const project = makeProject(POLICY, { 'home/.claude/teams/t1/config.json': '{}', '.agent/teams/t1/global-context.md': '# Global context\nteam: shop\n' });
     try {
-      const result = project.run(loadEvent('dia', 'subagent-start', project.dir));
+      const result = project.run(loadEvent('dia', 'subagent-start', project.dir), { env: { HOME: project.file('home') } });
       expect(result).toMatchObject({ stdout: '', stderr: '', exitCode: 0 });
     } finally {
       project.remove();
@@ -166,24 +155,24 @@ describe('dia: global-context version at SubagentStart', () => {
 });
 
 describe('dia: the global-context delta, through a real memory store', () => {
-  test('the second spawn of an agent is told what changed since its first; another agent is not', () => {
-    const project = makeProject(POLICY, { [`${TEAM_DIR}/global-context.md`]: 'version: GC-v1\n\n## Scope\nLDAP login\n\n## Risks\nnone yet\n' });
-    const spawn = (agent: string) => project.run({ ...loadEvent('dia', 'subagent-start', project.dir), session_id: 's-delta', agent_type: agent, agent_id: `${agent}-1` });
-    const context = (run: ReturnType<typeof spawn>) => (run.json as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  const context = (run: { json: unknown }) => (run.json as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  test('a first spawn gets the whole context, the next one what changed (old → new), another agent the whole context', () => {
+    const project = makeProject(POLICY, {
+      'home/.claude/teams/t1/config.json': '{}',
+      '.agent/teams/t1/global-context.md': 'version: GC-v1\n\n## Auth\nprovider: ldap\n\n## Scope\nLDAP login\n\n## Risks\nnone yet\n\n## Team\nlead: hannibal\n',
+    });
+    const home = project.file('home');
+    const spawn = (agent: string) => project.run({ ...loadEvent('dia', 'subagent-start', project.dir), session_id: 's-delta', agent_type: agent, agent_id: `${agent}-1` }, { env: { HOME: home } });
     try {
-      const first = spawn('researcher');
-      expect(first.exitCode).toBe(0);
-      expect(context(first)).not.toContain('[CONTEXT-UPDATE]');
-      project.write(`${TEAM_DIR}/global-context.md`, 'version: GC-v2\n\n## Scope\nLDAP login and logout\n\n## API\nPOST /login\n', Date.now() + 1000);
-      const second = spawn('researcher');
-      expect(second.exitCode).toBe(0);
-      expect(context(second)).toContain('Current global context: GC-v2');
-      expect(context(second)).toContain(
-        `[CONTEXT-UPDATE] ${TEAM_DIR}/global-context.md changed since you last saw it (GC-v1). Delta:\n- CHANGED: (top)\n  version: GC-v2\n- CHANGED: Scope\n  LDAP login and logout\n- ADDED: API\n  POST /login\n- REMOVED: Risks`,
-      );
-      // Seen now: the same version again gives no delta; an agent never spawned before gets none either.
+      const first = context(spawn('researcher'));
+      expect(first).toContain('[CONTEXT-UPDATE] GC-v1 (full context)\nversion: GC-v1');
+      project.write('.agent/teams/t1/global-context.md', 'version: GC-v2\n\n## Auth\nprovider: oidc\n\n## Scope\nLDAP login\n\n## Risks\nnone yet\n\n## Team\nlead: hannibal\n', Date.now() + 1000);
+      const second = context(spawn('researcher'));
+      expect(second).toContain('Current GC: GC-v2');
+      expect(second).toContain('[CONTEXT-UPDATE] GC-v1 → GC-v2\nDelta:\n- CHANGED: (top).version: GC-v1 → GC-v2\n- CHANGED: Auth.provider: ldap → oidc');
+      // Seen now: the same version again gives no delta; an agent never spawned before gets the whole context.
       expect(context(spawn('researcher'))).not.toContain('[CONTEXT-UPDATE]');
-      expect(context(spawn('implementer'))).not.toContain('[CONTEXT-UPDATE]');
+      expect(context(spawn('implementer'))).toContain('[CONTEXT-UPDATE] GC-v2 (full context)');
     } finally {
       project.remove();
     }
