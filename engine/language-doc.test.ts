@@ -78,6 +78,19 @@ describe('docs/language.md, Memory', () => {
     expect(end.outcome).toBe('none');
   });
 
+  // As the real client sends it: a teammate's Edit names it in agent_type; no teammate_name on tool events.
+  test('own-section-only judges a teammate by agent_type, as its tool events carry it', async () => {
+    const memory = '# Team memory\n\n## researcher-1\nfindings\n\n## implementer-1\nnotes\n';
+    const edit = (agent: string, old: string) => evaluate(all, {
+      hook_event_name: 'PreToolUse', cwd: '/proj', session_id: 's1', agent_type: agent, agent_id: `a${agent}-1`,
+      tool_name: 'Edit', tool_input: { file_path: '/proj/.agent/teams/t1/TEAM-MEMORY.md', old_string: old, new_string: 'x' },
+    }, memoryContext({ '.agent/teams/t1/TEAM-MEMORY.md': { content: memory } }));
+    const other = await edit('researcher-1', 'notes');
+    expect(other.decidedBy.map((h) => h.id)).toEqual(['own-section-only']);
+    expect(other.reason).toBe('researcher-1 edits only its own ## researcher-1 section of .agent/teams/t1/TEAM-MEMORY.md.');
+    expect((await edit('researcher-1', 'findings')).outcome).toBe('none');
+  });
+
   test('the privacy example is the default', () => {
     expect(build(memoryBlocks.find((b) => b.includes('privacy:'))!).settings.memory?.privacy).toEqual(all.settings.memory?.privacy);
   });

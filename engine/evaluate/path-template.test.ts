@@ -3,7 +3,7 @@ import { escapeGlob, literalSegment, renderPathTemplate, type PathRender } from 
 
 const values: Record<string, string> = {
   team_name: 'session-5f3a9c1e', paren: 'tester(1)', star: '*', question: 'researcher-?', brace: '{a,b}',
-  dotdot: '..', dot: '.', slash: 'a/b', back: 'a\\b', bang: '!x', path: 'src/a.ts', up: '../../etc/passwd', empty: '',
+  dotdot: '..', dot: '.', 'env.HOME': '/home/dev', slash: 'a/b', back: 'a\\b', bang: '!x', path: 'src/a.ts', up: '../../etc/passwd', empty: '',
 };
 const lookup = (name: string) => values[name];
 
@@ -28,6 +28,8 @@ describe('renderPathTemplate', () => {
     ['{{bang}}/**/x', true, { text: '[!]x/**/x', isGlob: true }],
     ['t/{{bang}}/**/x', true, { text: 't/!x/**/x', isGlob: true }],
     ['t/{{empty}}/x', false, { missing: 'empty' }],
+    ['~/.claude/teams/*/config.json', true, { text: '/home/dev/.claude/teams/*/config.json', isGlob: true }],
+    ['a/~/b', false, { text: 'a/~/b', isGlob: false }],
     ['t/{{nope}}/x', false, { missing: 'nope' }],
   ])('%s', (template, glob, expected) => {
     expect(renderPathTemplate(template, lookup, glob)).toEqual(expected);

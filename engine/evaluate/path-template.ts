@@ -8,7 +8,7 @@
  * - a value placed after the template's start is one folder or file name: one holding `/`
  *   or `\`, or that is `.` or `..`, makes the rule not apply (as a missing value does);
  * - a value that starts the template is a path (`{{path}}`, `{{transcript_path}}`): it may
- *   hold `/`, but no `..` step.
+ *   hold `/`, but no `..` step. `~/` at the start is `$HOME`, as in the shell.
  */
 import { parseTemplate } from './template';
 
@@ -29,7 +29,8 @@ export type PathRender =
  * @example renderPathTemplate('t/{{name}}', () => '..', false) // { refused: 'name', value: '..' }
  */
 export function renderPathTemplate(template: string, lookup: (name: string) => string | undefined, glob: boolean): PathRender {
-  const parts = parseTemplate(template);
+  // `~/` at the start is the home folder, as the shell reads it ($HOME: no value, no path).
+  const parts = parseTemplate(template.startsWith('~/') ? `{{env.HOME}}${template.slice(1)}` : template);
   let isGlob = glob && parts.some((part, i) => i % 2 === 0 && hasGlobChars(part));
   if (parts.length === 1) return { text: parts[0], isGlob };
   const values: string[] = [];

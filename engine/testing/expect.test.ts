@@ -68,6 +68,12 @@ describe('checkExpectation', () => {
     expect(checkExpectation({ stdout: null }, actual)[0]).toMatchObject({ key: 'stdout', expected: 'null' });
   });
 
+  it('stderr: null asks for an empty stderr', () => {
+    const quiet: CaseActual = { decision: decision({ outcome: 'none' }), response: { stdout: '', stderr: '', exitCode: 0 } };
+    expect(checkExpectation({ stderr: null }, quiet)).toEqual([]);
+    expect(checkExpectation({ stderr: null }, actual)).toEqual([{ key: 'stderr', message: 'stderr is not empty', expected: '(empty)', actual: JSON.stringify('hookpolicy: note\n') }]);
+  });
+
   it('reports a missing message as none', () => {
     const quiet: CaseActual = { decision: decision({ reason: null, contexts: [], warnings: [] }), response };
     expect(checkExpectation({ message: { contains: 'x' }, context: { contains: 'y' } }, quiet)).toEqual([

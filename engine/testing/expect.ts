@@ -50,7 +50,11 @@ export function checkExpectation(expect: Expectation, actual: CaseActual): Expec
   if (expect.exit_code !== undefined && expect.exit_code !== r.exitCode) {
     failures.push({ key: 'exit_code', message: 'exit code differs', expected: String(expect.exit_code), actual: String(r.exitCode) });
   }
-  checkText(failures, 'stderr', expect.stderr, r.stderr === '' ? null : r.stderr);
+  if (expect.stderr === null) {
+    if (r.stderr !== '') failures.push({ key: 'stderr', message: 'stderr is not empty', expected: '(empty)', actual: JSON.stringify(r.stderr) });
+  } else {
+    checkText(failures, 'stderr', expect.stderr, r.stderr === '' ? null : r.stderr);
+  }
   if (expect.records !== undefined) checkRecords(failures, expect.records, d?.records ?? []);
   if (expect.dropped !== undefined && expect.dropped !== (d?.droppedRecords ?? 0)) {
     failures.push({ key: 'dropped', message: 'dropped records differ', expected: String(expect.dropped), actual: String(d?.droppedRecords ?? 0) });

@@ -84,8 +84,10 @@ function toExpectation(raw: Raw): Expectation {
     });
   }
   for (const key of ['message', 'context', 'warning', 'stderr'] as const) {
-    if (raw[key] !== undefined) e[key] = toMatcher(raw[key]);
+    if (raw[key] !== undefined && raw[key] !== null) e[key] = toMatcher(raw[key]);
   }
+  // `stderr: null`: the runner wrote nothing on stderr (no warning, no error).
+  if (raw.stderr === null) e.stderr = null;
   return e;
 }
 

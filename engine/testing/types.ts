@@ -50,7 +50,8 @@ export interface Expectation {
   /** Parsed JSON expected on stdout; null means empty stdout. */
   stdout?: unknown;
   exit_code?: number;
-  stderr?: TextMatcher;
+  /** A text expectation; null means empty stderr. */
+  stderr?: TextMatcher | null;
   /** Exactly the records stored, in order; [] = none. */
   records?: RecordExpectation[];
   /** How many records the privacy filter dropped. */
