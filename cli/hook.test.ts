@@ -133,7 +133,7 @@ describe('runHook', () => {
   it('names file:line:col of a broken policy, failing per the last good on_error', async () => {
     writePolicy('.claude/policies.yaml', 'version: 1\nsettings: { on_error: closed }\nrules:\n  - id: keep-going\n    on: Stop\n    block: "x"\n');
     expect((await run({ hook_event_name: 'Stop' })).response.stdout).toContain('"decision":"block"');
-    writePolicy('.claude/policies.yaml', 'version: 1\nrules:\n  - id: a\n    on: Stop\n    blok: "x"\nsettings: { deadline_ms: soon }\n');
+    writePolicy('.claude/policies.yaml', 'version: 1\nrules:\n  - id: a\n    on: Stop\n    blok: "x"\nagents: { roles: { a: [b], b: [a] } }\n');
     const result = await run({ hook_event_name: 'Stop' });
     const file = path.join(project, '.claude/policies.yaml').split(path.sep).join('/');
     expect(result.response.stdout).toContain(`${file}:5:5`);

@@ -17,7 +17,8 @@ import { makeProject, POLICY_BIN, REPO_ROOT, type TempProject } from '../support
 beforeAll(() => ensureBuilt(), 120_000);
 
 const GOOD = 'version: 1\nsettings:\n  on_error: open\n  log: { file: .claude/decisions.jsonl }\nrules: []\n';
-const BROKEN = 'version: 1\nsettings:\n  on_error: open\n  log: { file: .claude/decisions.jsonl }\n  deadline_ms: soon\nrules: []\n';
+// An agents error breaks the whole policy (a settings typo leaves out only that setting).
+const BROKEN = 'version: 1\nsettings:\n  on_error: open\n  log: { file: .claude/decisions.jsonl }\nagents: { roles: { a: [b], b: [a] } }\nrules: []\n';
 const bash = (command: string, session = 's1') => ({ hook_event_name: 'PreToolUse', session_id: session, tool_name: 'Bash', tool_input: { command } });
 
 const made: TempProject[] = [];
@@ -45,13 +46,13 @@ describe('the fail-open counter', () => {
     expect(r.json).toEqual({ systemMessage: expect.stringContaining('failing open') });
     expect(counter(p)).toEqual([{
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), project: p.dir, session_id: 's1', event: 'PreToolUse', tool: 'Bash',
-      code: 'schema-type', message: 'settings.deadline_ms must be a whole number', on_error: 'open',
+      code: 'role-cycle', message: 'Roles include each other: a -> b -> a', on_error: 'open',
     }]);
     const shown = stats(p);
     expect(shown.code).toBe(2);
-    expect(shown.stdout).toMatch(/^Fail-opens: 1 \(last: \S+Z, schema-type\); fail-closed: 0\n$/);
+    expect(shown.stdout).toMatch(/^Fail-opens: 1 \(last: \S+Z, role-cycle\); fail-closed: 0\n$/);
     const json = JSON.parse(stats(p, ['--json']).stdout);
-    expect(json.failOpens).toEqual({ count: 1, failClosed: 0, last: { time: expect.any(String), code: 'schema-type', event: 'PreToolUse', tool: 'Bash', message: 'settings.deadline_ms must be a whole number' } });
+    expect(json.failOpens).toEqual({ count: 1, failClosed: 0, last: { time: expect.any(String), code: 'role-cycle', event: 'PreToolUse', tool: 'Bash', message: 'Roles include each other: a -> b -> a' } });
   });
 
   it('a policy that built before: the project\'s own decision log gets a fail_open record; stats counts per project and --session', () => {
@@ -61,11 +62,11 @@ describe('the fail-open counter', () => {
     expect(p.run(bash('ls', 's2')).exitCode).toBe(0);
     expect(p.readJsonl('.claude/decisions.jsonl')).toEqual([expect.objectContaining({
       session_id: 's2', event: 'PreToolUse', tool: 'Bash', outcome: 'none', rules: [], fail_open: true,
-      errors: [expect.stringContaining('error schema-type: settings.deadline_ms must be a whole number')],
+      errors: [expect.stringContaining('error role-cycle: Roles include each other: a -> b -> a')],
     })]);
     p.write('.claude/policies.yaml', GOOD);
     const text = stats(p).stdout;
-    expect(text).toMatch(/\n\nFail-opens: 1 \(last: \S+Z, schema-type\); fail-closed: 0\n$/);
+    expect(text).toMatch(/\n\nFail-opens: 1 \(last: \S+Z, role-cycle\); fail-closed: 0\n$/);
     expect(stats(p, ['--session', 's1']).stdout).toMatch(/\nFail-opens: 0; fail-closed: 0\n$/);
     // Another project's fail-opens in the same cache folder are not this one's.
     const other = project(BROKEN);
@@ -79,10 +80,10 @@ describe('the fail-open counter', () => {
       const withHook = GOOD.replace('  log: { file: .claude/decisions.jsonl }\n', `  log:\n    file: .claude/decisions.jsonl\n    webhook: { url: "${sink.url}" }\n`);
       const p = project(withHook);
       expect(p.run(bash('ls')).exitCode).toBe(0);
-      p.write('.claude/policies.yaml', `${withHook}  deadline_ms: soon\n`.replace('rules: []\n  deadline_ms: soon\n', '  deadline_ms: soon\nrules: []\n'));
+      p.write('.claude/policies.yaml', withHook.replace('rules: []\n', 'agents: { roles: { a: [b], b: [a] } }\nrules: []\n'));
       expect(p.run(bash('ls', 's9')).exitCode).toBe(0);
       const [request] = await sink.waitFor(1, 5000);
-      expect(JSON.parse(request.body)).toMatchObject({ session_id: 's9', outcome: 'none', fail_open: true, errors: [expect.stringContaining('schema-type')] });
+      expect(JSON.parse(request.body)).toMatchObject({ session_id: 's9', outcome: 'none', fail_open: true, errors: [expect.stringContaining('role-cycle')] });
     } finally {
       await sink.close();
     }
@@ -149,7 +150,7 @@ describe('the fail-open counter', () => {
     expect(r.stderr).not.toContain('cannot count a fail-open');
     const aside = fs.readdirSync(p.cacheDir).filter((n) => n.startsWith('fail-opens.jsonl.set-aside-'));
     expect(aside.map((n) => fs.lstatSync(path.join(p.cacheDir, n)).isFIFO())).toEqual([true]);
-    expect(stats(p).stdout).toMatch(/^Fail-opens: 1 \(last: \S+, schema-type\); fail-closed: 0\n$/);
+    expect(stats(p).stdout).toMatch(/^Fail-opens: 1 \(last: \S+, role-cycle\); fail-closed: 0\n$/);
   });
 });
 
@@ -200,7 +201,7 @@ describe('docs/operations.md, Fail-open counter', () => {
     p.run({ hook_event_name: 'PreToolUse', session_id: 'b7c2', tool_name: 'Write', tool_input: { file_path: p.file('src/a.ts'), content: 'x' } });
     const written = counter(p)[0];
     expect(Object.keys(counterLine).sort()).toEqual(Object.keys(written).sort());
-    expect(counterLine).toMatchObject({ on_error: 'open', code: 'schema-type', message: written.message });
+    expect(counterLine).toMatchObject({ on_error: 'open', code: 'role-cycle', message: written.message });
     const logged = p.readJsonl('.claude/decisions.jsonl')[0];
     // prev: the hash chain's link, which the docs' single line leaves out.
     expect(Object.keys(logLine).sort()).toEqual(Object.keys(logged).filter((k) => k !== 'prev').sort());

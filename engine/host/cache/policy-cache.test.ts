@@ -122,7 +122,7 @@ describe('cacheDirectories', () => {
 
 describe('a policy that does not build', () => {
   // A settings error fails the whole policy (a broken rule would only be left out).
-  const broken = 'version: 1\nsettings: { deadline_ms: soon }\nrules:\n  - { id: x, on: Stop, block: y }\n';
+  const broken = 'version: 1\nagents: { roles: { a: [b], b: [a] } }\nrules:\n  - { id: x, on: Stop, block: y }\n';
 
   it('is remembered until a file it read changes, with the same diagnostics', () => {
     fs.writeFileSync(path.join(dir, 'extra.yaml'), broken);
@@ -287,7 +287,7 @@ describe('loadPolicyForEvent (the runner\'s views)', () => {
   });
 
   it('a policy that does not build is reported as by loadPolicy', () => {
-    fs.writeFileSync(root(), 'version: 1\nsettings: { deadline_ms: soon }\n');
+    fs.writeFileSync(root(), 'version: 1\nagents: { roles: { a: [b], b: [a] } }\n');
     const r = forEvent('Stop', null);
     expect([r.policy, r.diagnostics.some((d) => d.severity === 'error')]).toEqual([null, true]);
   });
