@@ -228,8 +228,10 @@ async function runWithPolicy(
  * agents are set aside visibly (engine/hosts/identity.ts).
  */
 async function decideForHost(
-  input: HookInput, read: HostEventIn, projectRoot: string, policies: CompiledPolicy[], onError: OnError, warnings: Diagnostic[], host: HostAdapter,
+  given: HookInput, read: HostEventIn, projectRoot: string, policies: CompiledPolicy[], onError: OnError, warnings: Diagnostic[], host: HostAdapter,
 ): Promise<HookResult> {
+  // Another host runs no updatedInput (Codex takes only deny): a sandbox there would let the command through unsandboxed, so the rules ask.
+  const input: HookInput = { ...given, sandbox: false };
   const identity = host.identity ? null : (require('../engine/hosts/identity') as typeof HostIdentity);
   const judged = policies.map((p) => (identity ? identity.withoutAgentRules(p, host.title) : p));
   if (read.events.length === 1) return decide(input, read.events[0], projectRoot, judged[0], onError, warnings, host);

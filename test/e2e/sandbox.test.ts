@@ -159,6 +159,12 @@ describeSandbox('the sandbox of unparsable: sandbox', () => {
     }
   });
 
+  test('another host, which runs no updatedInput, gets no sandbox: the rule asks (Codex takes that as a deny)', () => {
+    const answer = project.run({ ...bashEvent(project, 'murdock', 'sh ./run.sh'), turn_id: 't1', model: 'm' }, { args: ['--host', 'codex'] }).json as { hookSpecificOutput: Record<string, unknown> };
+    expect(answer.hookSpecificOutput.updatedInput).toBeUndefined();
+    expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
   test('where the sandbox failed to start, the command does not run, and the hook asks for a day', () => {
     const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'hp-fake-unshare-'));
     try {
