@@ -7,7 +7,7 @@ import { execFileSync, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { copyInstall } from '../support/install';
+import { copyInstall, standaloneModules } from '../support/install';
 
 const repo = path.join(__dirname, '..', '..');
 
@@ -210,6 +210,8 @@ describe('a package installed by root for every user', () => {
     const doc = fs.readFileSync(path.join(repo, 'docs', 'commands', 'hook.md'), 'utf8');
     const warm = /\(`(echo '\{"hook_event_name":"Stop"\}' \| sudo node <package>\/bin\/policy\.cjs hook)`/.exec(doc)?.[1] ?? '';
     expect(warm).not.toBe('');
+    // The other user reaches the install, and the packages it loads, where it is (not through the repository's folder).
+    standaloneModules(install);
     fs.chmodSync(install, 0o755);
     fs.chmodSync(tmp, 0o755);
     const user = 65534;

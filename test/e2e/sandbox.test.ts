@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { makeProject, type TempProject } from '../support/run-hook';
+import { copyInstall, standaloneModules } from '../support/install';
+import { makeProject, REPO_ROOT, type TempProject } from '../support/run-hook';
 
 const POLICY = 'version: 1\ninclude: [ai-team]\n';
 const probe = spawnSync('unshare', ['--user', '--map-root-user', '--mount', '--pid', '--fork', '--mount-proc', '--', 'true'], { encoding: 'utf8' });
@@ -144,8 +145,14 @@ describeSandbox('the sandbox of unparsable: sandbox', () => {
     try {
       project.write('uid.sh', 'id -u > tests/uid.txt; echo x > src/app.ts\n');
       for (const dir of [project.dir, cache]) spawnSync('chown', ['-R', '65534:65534', dir]);
-      spawnSync('git', ['config', '--global', '--add', 'safe.directory', project.dir]);
-      const command = sandboxedCommand(project, 'murdock', 'sh ./uid.sh');
+      // That user's git configuration (its HOME), never this user's.
+      fs.writeFileSync(path.join(cache, '.gitconfig'), `[safe]\n\tdirectory = ${project.dir}\n`);
+      spawnSync('chown', ['65534:65534', path.join(cache, '.gitconfig')]);
+      // The install it runs where that user can reach it (a fresh clone may sit in a 0700 temp folder).
+      const install = copyInstall();
+      standaloneModules(install);
+      fs.chmodSync(install, 0o755);
+      const command = sandboxedCommand(project, 'murdock', 'sh ./uid.sh')?.split(REPO_ROOT).join(install);
       const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'bash', '-c', command!], {
         cwd: project.dir, encoding: 'utf8', env: { ...process.env, HOME: cache, HOOKPOLICY_CACHE_DIR: cache }, timeout: 60_000,
       });

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { RUNTIME_PACKAGES } from '../../engine/runtime-packages';
 import { REPO_ROOT } from './run-hook';
 
 /** The runner path a project-scope entry names, as Claude Code expands it. */
@@ -32,4 +33,23 @@ export function copyInstall(root: string = fs.realpathSync(fs.mkdtempSync(path.j
   for (const part of ['bin', 'dist', 'policies', 'package.json']) fs.cpSync(path.join(REPO_ROOT, part), path.join(root, part), { recursive: true });
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
   return root;
+}
+
+/**
+ * Makes an installation's node_modules a folder of its own, with copies of the packages
+ * the engine loads at run time (RUNTIME_PACKAGES, as installed here), instead of a link to
+ * the repository's: for a test that runs it as another user, who may not be able to
+ * reach the repository's folder (a fresh clone in a 0700 temp folder, as CI makes one).
+ * @example const root = copyInstall(); standaloneModules(root); fs.chmodSync(root, 0o755)
+ */
+export function standaloneModules(root: string): void {
+  const modules = path.join(root, 'node_modules');
+  fs.rmSync(modules, { recursive: true, force: true });
+  fs.mkdirSync(modules, { mode: 0o755 });
+  for (const name of RUNTIME_PACKAGES) {
+    const from = path.join(REPO_ROOT, 'node_modules', name);
+    if (!fs.existsSync(from)) continue;
+    // A native addon's build leftovers are not loaded: only what the package itself holds.
+    fs.cpSync(from, path.join(modules, name), { recursive: true, filter: (src) => !/\/(deps|src|build\/Release\/(obj|\.deps)[^/]*)(\/|$)/.test(path.relative(from, src).replace(/^/, '/')) });
+  }
 }
