@@ -216,10 +216,11 @@ export class EventScope {
   /**
    * Every path the call touches, for the decision log: the tool's paths, or the files a
    * shell command writes (analysed now if no rule needed them, unless `analyse` is false:
-   * then only what is known already; [] when the analysis fails).
+   * then only what is known already; [] when the analysis fails, or when the paths are too
+   * long to analyse: a 4 MB path is not normalized, redacted and hashed for the log).
    */
   touchedForRecord(analyse: boolean): string[] {
-    if (this.tool === null || !SHELL_TOOLS.has(this.tool)) return this.touched;
+    if (this.tool === null || !SHELL_TOOLS.has(this.tool)) return this.oversizedInput(false) === null ? this.touched : [];
     if (!this.shellCache && !analyse) return [];
     try {
       const { views, linked } = this.shellTouched;
