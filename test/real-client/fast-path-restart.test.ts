@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runScreenClient } from './client';
 import { makeClientProject } from './project';
-import { say, tools } from './scenario';
+import { say, tools, stopServerCommand } from './scenario';
 import { describeRealClient, SESSION_TIMEOUT_MS } from './suite';
 import { toolResult } from './transcript';
 
@@ -36,8 +36,7 @@ describeRealClient('the default install across prompts', () => {
     const write = (file: string) => ({ name: 'Write', input: { file_path: path.join(project.projectDir, file), content: `${file}\n` } });
     const scenario = {
       main: [
-        // [s] keeps pkill from matching the shell that runs it.
-        tools({ name: 'Bash', input: { command: "pkill -f 'serve --session[s]'; sleep 0.5", description: 'stop the policy server' } }),
+        tools({ name: 'Bash', input: { command: stopServerCommand(port), description: 'stop the policy server' } }),
         tools(write('a.txt')),
         say('FIRST-PROMPT-DONE'),
         tools(write('b.txt')),

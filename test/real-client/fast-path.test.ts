@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { say, tools, type Scenario } from './scenario';
+import { say, tools, type Scenario, stopServerCommand } from './scenario';
 import { describeRealClient, runCase, SESSION_TIMEOUT_MS, type CaseRun } from './suite';
 import { modelSaw, requestsOf, toolResult } from './transcript';
 
@@ -128,8 +128,7 @@ describeRealClient('the fast path: policy init, http by default', () => {
       scenario: (dir) => ({
         main: [
           tools(write(dir, 'a.txt')),
-          // [s] keeps pkill from matching the shell that runs it.
-          tools({ name: 'Bash', input: { command: "pkill -f 'serve --session[s]'; sleep 0.5", description: 'stop the policy server' } }),
+            tools({ name: 'Bash', input: { command: stopServerCommand(p), description: 'stop the policy server' } }),
           tools(write(dir, 'b.txt')),
           tools({ name: 'Bash', input: { command: 'echo unchecked > c.txt', description: 'write' } }),
           say('Done.'),
@@ -155,7 +154,7 @@ describeRealClient('the fast path: policy init, http by default', () => {
       scenario: (dir) => ({
         main: [
           tools(write(dir, 'a.txt')),
-          tools({ name: 'Bash', input: { command: "pkill -f 'serve --session[s]'; sleep 0.5", description: 'stop the policy server' } }),
+          tools({ name: 'Bash', input: { command: stopServerCommand(p), description: 'stop the policy server' } }),
           tools(write(dir, 'b.txt')),
           say('Done.'),
         ],

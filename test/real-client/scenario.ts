@@ -41,3 +41,12 @@ export function tools(...calls: ToolCall[]): Turn {
 export function say(text: string): Turn {
   return { text };
 }
+
+/**
+ * The Bash command with which the agent stops the policy server on `port`, by the pid that
+ * holds the port (never by name: a pattern would also stop a developer's real servers).
+ * @example tools({ name: 'Bash', input: { command: stopServerCommand(8707), description: 'stop it' } })
+ */
+export function stopServerCommand(port: number): string {
+  return `kill $(ss -ltnpH 'sport = :${port}' | sed -n 's/.*pid=\\([0-9]*\\).*/\\1/p' | head -1); sleep 0.5`;
+}
