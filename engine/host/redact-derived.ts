@@ -34,12 +34,33 @@ function derivedFormats(): DerivedFormat[] {
   return (formats = []);
 }
 
+/** The keywords by their first two characters' codes, built once: a text is scanned once, not once per keyword. */
+let byPair: Map<number, string[]> | null = null;
+
+function keywordPairs(): Map<number, string[]> {
+  if (byPair) return byPair;
+  byPair = new Map();
+  for (const keyword of new Set(derivedFormats().flatMap((f) => f.keywords))) {
+    const pair = keyword.charCodeAt(0) * 65536 + keyword.charCodeAt(1);
+    byPair.set(pair, [...(byPair.get(pair) ?? []), keyword]);
+  }
+  return byPair;
+}
+
 /**
- * Every keyword of the derived formats, lower-cased: a text holding none cannot match.
- * @example derivedKeywords().includes('lin_api_') // true
+ * The derived formats' keywords that `lower` (a lower-cased text) holds, found in one pass
+ * over it (every keyword is two characters or more).
+ * @example presentKeywords('token=lin_api_x') // Set { 'lin_api_' }
  */
-export function derivedKeywords(): string[] {
-  return derivedFormats().flatMap((f) => f.keywords);
+export function presentKeywords(lower: string): Set<string> {
+  const pairs = keywordPairs();
+  const present = new Set<string>();
+  for (let i = 0; i + 1 < lower.length; i++) {
+    const bucket = pairs.get(lower.charCodeAt(i) * 65536 + lower.charCodeAt(i + 1));
+    if (bucket === undefined) continue;
+    for (const keyword of bucket) if (lower.startsWith(keyword, i)) present.add(keyword);
+  }
+  return present;
 }
 
 /**
@@ -48,10 +69,11 @@ export function derivedKeywords(): string[] {
  * @example redactDerived('LINEAR=lin_api_0123456789abcdef0123456789abcdef01234567') // 'LINEAR=[REDACTED]'
  */
 export function redactDerived(text: string): string {
-  const lower = text.toLowerCase();
+  const present = presentKeywords(text.toLowerCase());
+  if (present.size === 0) return text;
   let out = text;
   for (const f of derivedFormats()) {
-    if (!f.keywords.some((k) => lower.includes(k))) continue;
+    if (!f.keywords.some((k) => present.has(k))) continue;
     f.compiled ??= new RegExp(f.source, `${f.flags}g`);
     out = out.replace(f.compiled, (match: string, ...rest: unknown[]) => {
       // The capture groups come before the match's offset (a number), then the whole text.

@@ -10,7 +10,7 @@
 
 import { REDACT_WATCHDOG_MS } from '../evaluate/regex';
 import { callWithin, TIMED_OUT } from '../evaluate/watchdog';
-import { derivedKeywords, redactDerived } from './redact-derived';
+import { presentKeywords, redactDerived } from './redact-derived';
 import { PEM_BLOCK, QUERY_PARAMETER, REDACTED, TOKEN_SCRUBBERS, quotedRedacted, type Scrubber } from './redact-formats';
 
 export { REDACTED } from './redact-formats';
@@ -93,7 +93,7 @@ export function redactRecord<T>(value: T, extra: readonly string[] = []): T {
 /** False when no scrubber of redactText could change any part of `text`. */
 function mayHoldSecret(text: string): boolean {
   const lower = text.toLowerCase();
-  return text.includes('\n') || hasSecretWord(lower) || hinted(PEM_BLOCK, text) || SCRUBBERS.some((s) => hinted(s, text)) || derivedKeywords().some((k) => lower.includes(k));
+  return text.includes('\n') || hasSecretWord(lower) || hinted(PEM_BLOCK, text) || SCRUBBERS.some((s) => hinted(s, text)) || presentKeywords(lower).size > 0;
 }
 
 /** True when the text holds one of the scrubber's hints. */
